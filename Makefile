@@ -1,0 +1,40 @@
+# Entry points. The README's two commands are `make pipeline` and `make test`; CI runs `make test`.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+UV_VERSION := 0.13.8
+
+# Spark's warehouse, Derby metastore and scratch files live here (git-ignored).
+export WINDOW_TVF_SPARK_DIR ?= $(CURDIR)/.spark
+export DBT_PROFILES_DIR ?= $(CURDIR)
+export SPARK_LOCAL_IP ?= 127.0.0.1
+export DBT_SEND_ANONYMOUS_USAGE_STATS ?= False
+
+.PHONY: setup pipeline test lock clean
+
+$(BIN)/.synced: requirements.lock
+	@scripts/check_prerequisites.sh
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+	$(BIN)/uv pip sync --quiet --python $(BIN)/python requirements.lock
+	touch $@
+
+setup: $(BIN)/.synced
+
+# The example pipeline on the embedded Spark: seeds, models and every data test.
+pipeline: setup
+	@scripts/check_prerequisites.sh
+	$(BIN)/dbt build --project-dir . --profiles-dir .
+
+# The test suite: pytest drives dbt in-process, so one SparkSession serves every test.
+test: setup
+	@scripts/check_prerequisites.sh
+	$(BIN)/pytest
+
+# Recompile the lock file after editing requirements.in.
+lock: setup
+	$(BIN)/uv pip compile --quiet --python-version 3.11 requirements.in -o requirements.lock
+
+clean:
+	rm -rf .spark target logs dbt_packages

@@ -1,0 +1,51 @@
+{#
+    Generic test: `model` and `compare_model` hold the same rows, as multisets (a row twice on one side must be
+    twice on the other). Compares `compare_columns`, by default every column of compare_model. Fails with one row
+    per difference, labelled 'missing from model' or 'unexpected in model'.
+#}
+{% test equality(model, compare_model, compare_columns=none) %}
+    {{ return(adapter.dispatch('test_equality', 'window_tvf')(model, compare_model, compare_columns)) }}
+{% endtest %}
+
+{% macro default__test_equality(model, compare_model, compare_columns=none) %}
+    {{ window_tvf.rowset_diff(model, compare_model, compare_columns) }}
+{% endmacro %}
+
+
+{#
+    A SELECT of the rows in which `actual` and `expected` (relations, or table/CTE names) differ as multisets, over
+    `columns` (default: every column of `expected`, which must then be a relation). Empty when they are equal;
+    usable after a WITH clause, so singular tests can compare CTEs.
+#}
+{% macro rowset_diff(actual, expected, columns=none) %}
+    {{ return(adapter.dispatch('rowset_diff', 'window_tvf')(actual, expected, columns)) }}
+{% endmacro %}
+
+{% macro default__rowset_diff(actual, expected, columns=none) %}
+    {%- if columns is none -%}
+        {%- if expected is string -%}
+            {{ window_tvf._argument_error('rowset_diff', 'columns', columns,
+                "name the columns to compare when 'expected' is a table or CTE name rather than a relation") }}
+        {%- endif -%}
+        {%- set columns = [] -%}
+        {%- if execute -%}
+            {%- for column in adapter.get_columns_in_relation(expected) -%}
+                {%- do columns.append(adapter.quote(column.name)) -%}
+            {%- endfor -%}
+        {%- endif -%}
+    {%- endif -%}
+    {%- set column_list = (columns | join(', ')) if columns else '*' -%}
+select 'missing from model' as diff, missing.*
+from (
+    select {{ column_list }} from {{ expected }}
+    except all
+    select {{ column_list }} from {{ actual }}
+) as missing
+union all
+select 'unexpected in model' as diff, unexpected.*
+from (
+    select {{ column_list }} from {{ actual }}
+    except all
+    select {{ column_list }} from {{ expected }}
+) as unexpected
+{%- endmacro %}

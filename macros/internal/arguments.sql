@@ -1,0 +1,144 @@
+{#
+    Argument checking shared by the public macros. Every error names the macro, the argument, the value given
+    and what is allowed, and is raised while dbt compiles the calling model.
+#}
+
+{% macro _argument_error(macro_name, argument, value, allowed) %}
+    {{ exceptions.raise_compiler_error(
+        "window_tvf." ~ macro_name ~ ": argument '" ~ argument ~ "' got " ~ (value | tojson if value is string else value | string)
+        ~ "; " ~ allowed
+    ) }}
+{% endmacro %}
+
+
+{#- Durations: '10 minutes', '1 HOUR', '-6 minutes', '500 ms', or Flink's "INTERVAL '10' MINUTES". Returns microseconds. -#}
+{% macro _duration_units() %}
+    {{ return({
+        'millisecond': 1000, 'milliseconds': 1000, 'ms': 1000,
+        'second': 1000000, 'seconds': 1000000, 'sec': 1000000, 'secs': 1000000, 's': 1000000,
+        'minute': 60000000, 'minutes': 60000000, 'min': 60000000, 'mins': 60000000,
+        'hour': 3600000000, 'hours': 3600000000, 'hr': 3600000000, 'hrs': 3600000000, 'h': 3600000000,
+        'day': 86400000000, 'days': 86400000000, 'd': 86400000000,
+    }) }}
+{% endmacro %}
+
+{% macro _parse_duration(value, macro_name, argument) %}
+    {%- set allowed = "expected a duration string such as '10 minutes', '1 hour', '500 milliseconds', '-6 minutes' or "
+        ~ "\"INTERVAL '10' MINUTES\", with a whole number and a unit from milliseconds to days "
+        ~ "(millisecond(s)/ms, second(s)/sec/s, minute(s)/min, hour(s)/hr/h, day(s)/d)" -%}
+    {%- if value is not string -%}
+        {{ window_tvf._argument_error(macro_name, argument, value, allowed) }}
+    {%- endif -%}
+    {%- set text = value | trim | lower -%}
+    {%- set match = modules.re.match("^([+-]?)\s*interval\s+'\s*([+-]?)\s*(\d+)\s*'\s*([a-z]+)$", text) -%}
+    {%- if match -%}
+        {%- set negative = (match.group(1) == '-') != (match.group(2) == '-') -%}
+        {%- set amount, unit = match.group(3), match.group(4) -%}
+    {%- else -%}
+        {%- set match = modules.re.match("^([+-]?)\s*(\d+)\s*([a-z]+)$", text) -%}
+        {%- if not match -%}
+            {{ window_tvf._argument_error(macro_name, argument, value, allowed) }}
+        {%- endif -%}
+        {%- set negative = match.group(1) == '-' -%}
+        {%- set amount, unit = match.group(2), match.group(3) -%}
+    {%- endif -%}
+    {%- set units = window_tvf._duration_units() -%}
+    {%- if unit not in units -%}
+        {{ window_tvf._argument_error(macro_name, argument, value, "unknown unit '" ~ unit ~ "': " ~ allowed) }}
+    {%- endif -%}
+    {%- set micros = (amount | int) * units[unit] -%}
+    {{ return(-micros if negative else micros) }}
+{% endmacro %}
+
+{% macro _positive_duration(value, macro_name, argument) %}
+    {%- set micros = window_tvf._parse_duration(value, macro_name, argument) -%}
+    {%- if micros <= 0 -%}
+        {{ window_tvf._argument_error(macro_name, argument, value, "it must be a positive duration, e.g. '10 minutes'") }}
+    {%- endif -%}
+    {{ return(micros) }}
+{% endmacro %}
+
+{% macro _offset_duration(value, macro_name) %}
+    {{ return(0 if value is none else window_tvf._parse_duration(value, macro_name, 'offset')) }}
+{% endmacro %}
+
+
+{#- Column names: plain identifiers, or backquoted Spark identifiers for names with other characters. -#}
+{% macro _column_name(value, macro_name, argument) %}
+    {%- if value is not string or not modules.re.match("^([A-Za-z_][A-Za-z0-9_]*|`([^`]|``)+`)$", value) -%}
+        {{ window_tvf._argument_error(macro_name, argument, value,
+            "expected a column name: an identifier such as 'bidtime' (letters, digits, _) or a backquoted name") }}
+    {%- endif -%}
+    {{ return(value) }}
+{% endmacro %}
+
+{% macro _column_names(value, macro_name, argument) %}
+    {%- set names = [] if value is none else ([value] if value is string else value) -%}
+    {%- if names is string or names is mapping or names is not iterable -%}
+        {{ window_tvf._argument_error(macro_name, argument, value, "expected a column name or a list of column names") }}
+    {%- endif -%}
+    {%- for name in names -%}
+        {%- do window_tvf._column_name(name, macro_name, argument) -%}
+    {%- endfor -%}
+    {{ return(names | list) }}
+{% endmacro %}
+
+
+{#-
+    The relation: a ref()/source() relation, or a string naming a table or CTE. Relations are checked against the
+    warehouse (the time column exists and is a timestamp, no window column would be duplicated); a CTE name can
+    only be checked for its form, and Spark reports unknown columns when the query runs.
+-#}
+{% macro _relation(value, macro_name) %}
+    {%- if value is string -%}
+        {%- if not modules.re.match("^\s*[A-Za-z_`][A-Za-z0-9_`.]*\s*$", value) -%}
+            {{ window_tvf._argument_error(macro_name, 'relation', value,
+                "expected a ref()/source() relation or the name of a table or CTE, such as 'bids' or 'analytics.bids'") }}
+        {%- endif -%}
+        {{ return(value | trim) }}
+    {%- elif value.render is not defined or value.identifier is not defined -%}
+        {{ window_tvf._argument_error(macro_name, 'relation', value, "expected a ref()/source() relation or a table/CTE name") }}
+    {%- endif -%}
+    {{ return(value) }}
+{% endmacro %}
+
+{% macro _unquoted(name) %}
+    {{ return(name[1:-1].replace('``', '`') if name.startswith('`') else name) }}
+{% endmacro %}
+
+{#- Columns of a relation known to the warehouse, as {lower-case name: data type}; empty when it cannot be known. -#}
+{% macro _known_columns(relation) %}
+    {%- set columns = {} -%}
+    {%- if execute and relation is not string -%}
+        {%- for column in adapter.get_columns_in_relation(relation) -%}
+            {%- do columns.update({column.name | lower: column.data_type | lower}) -%}
+        {%- endfor -%}
+    {%- endif -%}
+    {{ return(columns) }}
+{% endmacro %}
+
+{% macro _check_columns(relation, macro_name, time_column, other_columns={}) %}
+    {%- set columns = window_tvf._known_columns(relation) -%}
+    {%- if columns -%}
+        {%- set name = window_tvf._unquoted(time_column) | lower -%}
+        {%- if name not in columns -%}
+            {{ window_tvf._argument_error(macro_name, 'timecol', time_column,
+                "no such column in " ~ relation ~ "; its columns are: " ~ (columns.keys() | join(', '))) }}
+        {%- elif columns[name] not in ('timestamp', 'timestamp_ntz') -%}
+            {{ window_tvf._argument_error(macro_name, 'timecol', time_column,
+                "column is of type " ~ columns[name] ~ "; the time column must be a timestamp or timestamp_ntz "
+                ~ "(cast it first, e.g. to_timestamp(" ~ name ~ "))") }}
+        {%- endif -%}
+        {%- for argument, names in other_columns.items() -%}
+            {%- for column in names if (window_tvf._unquoted(column) | lower) not in columns -%}
+                {{ window_tvf._argument_error(macro_name, argument, column,
+                    "no such column in " ~ relation ~ "; its columns are: " ~ (columns.keys() | join(', '))) }}
+            {%- endfor -%}
+        {%- endfor -%}
+        {%- for column in ('window_start', 'window_end', 'window_time') if column in columns -%}
+            {{ window_tvf._argument_error(macro_name, 'relation', relation | string,
+                "it already has a column named " ~ column ~ ", which the window columns would duplicate; rename it first "
+                ~ "(as Flink's cascading example does: select window_time as rowtime, ...)") }}
+        {%- endfor -%}
+    {%- endif -%}
+{% endmacro %}

@@ -1,0 +1,41 @@
+{#
+    CUMULATE(TABLE relation, DESCRIPTOR(timecol), step, size [, offset]): windows that start on the grid
+    offset + k * size and end after one step, two steps, ... up to size. A row is in every window of its
+    max-size period whose end is after it.
+#}
+{% macro cumulate(relation, timecol, step, size, offset=none) %}
+    {{ return(adapter.dispatch('cumulate', 'window_tvf')(relation, timecol, step, size, offset)) }}
+{% endmacro %}
+
+{% macro default__cumulate(relation, timecol, step, size, offset=none) %}
+    {%- set relation = window_tvf._relation(relation, 'cumulate') -%}
+    {%- set timecol = window_tvf._column_name(timecol, 'cumulate', 'timecol') -%}
+    {%- set step_us = window_tvf._positive_duration(step, 'cumulate', 'step') -%}
+    {%- set size_us = window_tvf._positive_duration(size, 'cumulate', 'size') -%}
+    {%- if size_us % step_us != 0 -%}
+        {{ window_tvf._argument_error('cumulate', 'size', size,
+            "it must be a whole multiple of step " ~ (step | tojson) ~ " (Flink's rule for CUMULATE)") }}
+    {%- endif -%}
+    {%- set offset_us = window_tvf._offset_duration(offset, 'cumulate') -%}
+    {%- do window_tvf._check_columns(relation, 'cumulate', timecol) -%}
+    {%- set time_expr = 'source_rows.' ~ timecol -%}
+    {%- set since_start = window_tvf._since_grid_start(time_expr, size_us, offset_us) -%}
+select
+    cumulated.*,
+    {{ window_tvf._plus_micros('window_end', -1000) }} as window_time
+from (
+    select
+        source_rows.*,
+        {{ window_tvf._plus_micros(time_expr, '-' ~ since_start) }} as window_start,
+        {#- Ends start + j * step for the steps j whose end is after the row: j from floor(d / step) + 1 to size / step. -#}
+        explode(
+            transform(
+                sequence(cast({{ since_start }} div {{ step_us }} as int) + 1, {{ (size_us // step_us) }}),
+                step_count -> {{ window_tvf._plus_micros(time_expr,
+                    'step_count * ' ~ step_us ~ ' - ' ~ since_start) }}
+            )
+        ) as window_end
+    from {{ relation }} as source_rows
+    where {{ time_expr }} is not null
+) as cumulated
+{%- endmacro %}

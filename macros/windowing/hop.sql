@@ -1,0 +1,37 @@
+{#
+    HOP(TABLE relation, DESCRIPTOR(timecol), slide, size [, offset]): every row in each window [start, start + size)
+    with start on the grid offset + k * slide that contains it. Size need not be a multiple of slide; a slide larger
+    than the size leaves gaps, and rows in a gap belong to no window.
+#}
+{% macro hop(relation, timecol, slide, size, offset=none) %}
+    {{ return(adapter.dispatch('hop', 'window_tvf')(relation, timecol, slide, size, offset)) }}
+{% endmacro %}
+
+{% macro default__hop(relation, timecol, slide, size, offset=none) %}
+    {%- set relation = window_tvf._relation(relation, 'hop') -%}
+    {%- set timecol = window_tvf._column_name(timecol, 'hop', 'timecol') -%}
+    {%- set slide_us = window_tvf._positive_duration(slide, 'hop', 'slide') -%}
+    {%- set size_us = window_tvf._positive_duration(size, 'hop', 'size') -%}
+    {%- set offset_us = window_tvf._offset_duration(offset, 'hop') -%}
+    {%- do window_tvf._check_columns(relation, 'hop', timecol) -%}
+    {%- set time_expr = 'source_rows.' ~ timecol -%}
+    {%- set since_start = window_tvf._since_grid_start(time_expr, slide_us, offset_us) -%}
+select
+    hopped.*,
+    {{ window_tvf._window_end_and_time(size_us) }}
+from (
+    select
+        source_rows.*,
+        {#- The k-th window back starts k slides before the latest one, and holds the row while it starts
+            less than `size` before it: ceil((size - d) / slide) windows, none when the row is in a gap. -#}
+        explode(
+            transform(
+                array_repeat(0, cast(({{ size_us + slide_us - 1 }} - {{ since_start }}) div {{ slide_us }} as int)),
+                (unused, window_index) -> {{ window_tvf._plus_micros(time_expr,
+                    '-(' ~ since_start ~ ' + window_index * ' ~ slide_us ~ ')') }}
+            )
+        ) as window_start
+    from {{ relation }} as source_rows
+    where {{ time_expr }} is not null
+) as hopped
+{%- endmacro %}

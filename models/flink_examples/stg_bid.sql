@@ -1,0 +1,5 @@
+select
+    bidtime,
+    price,
+    item
+from {{ ref('bid') }}

@@ -1,0 +1,6 @@
+select
+    bidtime,
+    price,
+    item,
+    bidder
+from {{ ref('bid_by_bidder') }}

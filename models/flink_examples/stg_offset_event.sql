@@ -1,0 +1,2 @@
+select event_time
+from {{ ref('offset_event') }}
