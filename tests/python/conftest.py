@@ -1,0 +1,32 @@
+from __future__ import annotations
+
+import shutil
+import pytest
+
+from dbt_harness import REPO, DbtRun, configure_environment, run_dbt
+
+# Tests get their own warehouse and metastore, fresh each run, apart from the pipeline's .spark/.
+SPARK_DIR = REPO / ".spark" / "pytest"
+shutil.rmtree(SPARK_DIR, ignore_errors=True)
+configure_environment(SPARK_DIR)
+
+
+@pytest.fixture(scope="session")
+def build() -> DbtRun:
+    """One `dbt build` of the whole project: seeds, example models, and every data test."""
+    return run_dbt(["build"])
+
+
+@pytest.fixture(scope="session")
+def built(build: DbtRun) -> DbtRun:
+    """For tests that need the project's tables; fails loudly if the build itself errored."""
+    assert build.result is not None, build.messages
+    return build
+
+
+@pytest.fixture(scope="session")
+def spark(built: DbtRun):
+    """dbt's own in-process SparkSession, to read what the build wrote."""
+    from pyspark.sql import SparkSession
+
+    return SparkSession.builder.getOrCreate()

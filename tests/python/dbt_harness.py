@@ -1,0 +1,49 @@
+"""Runs dbt in this Python process, so every invocation shares one SparkSession (one JVM, one Derby lock)."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def configure_environment(spark_dir: Path) -> None:
+    """Point the embedded Spark at `spark_dir`; must run before dbt starts the SparkSession."""
+    os.environ["WINDOW_TVF_SPARK_DIR"] = str(spark_dir)
+    os.environ["DBT_PROFILES_DIR"] = str(REPO)
+    os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+    os.environ["DBT_SEND_ANONYMOUS_USAGE_STATS"] = "False"
+
+
+@dataclass
+class DbtRun:
+    success: bool
+    result: Any
+    exception: BaseException | None
+    log: list[str] = field(default_factory=list)
+
+    @property
+    def messages(self) -> str:
+        """Everything dbt reported, including errors it only logs (parse-time errors)."""
+        return "\n".join([*self.log, str(self.exception or "")])
+
+    def results_by_name(self) -> dict[str, Any]:
+        return {r.node.name: r for r in self.result.results}
+
+
+def run_dbt(args: list[str], project_dir: Path = REPO) -> DbtRun:
+    from dbt.cli.main import dbtRunner
+
+    log: list[str] = []
+
+    def collect(event: Any) -> None:
+        if event.info.level in ("error", "warn"):
+            log.append(event.info.msg)
+
+    outcome = dbtRunner(callbacks=[collect]).invoke(
+        [*args, "--project-dir", str(project_dir), "--profiles-dir", str(project_dir)]
+    )
+    return DbtRun(outcome.success, outcome.result, outcome.exception, log)

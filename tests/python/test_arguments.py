@@ -1,0 +1,135 @@
+"""Durations in every documented form, and bad arguments rejected at compile time with a precise message."""
+
+from __future__ import annotations
+
+import pytest
+
+from dbt_harness import DbtRun, run_dbt
+
+MINUTE = 60_000_000
+
+
+def test_duration_forms() -> None:
+    forms = {
+        "10 minutes": 10 * MINUTE,
+        "10 MINUTES": 10 * MINUTE,
+        "1 minute": MINUTE,
+        "1 hour": 60 * MINUTE,
+        "2 Hours": 120 * MINUTE,
+        "500 milliseconds": 500_000,
+        "1 millisecond": 1_000,
+        "500 ms": 500_000,
+        "30 seconds": 30_000_000,
+        "2 days": 2 * 24 * 60 * MINUTE,
+        "1 day": 24 * 60 * MINUTE,
+        "-6 minutes": -6 * MINUTE,
+        "+4 minutes": 4 * MINUTE,
+        "INTERVAL '10' MINUTES": 10 * MINUTE,
+        "interval '1' hour": 60 * MINUTE,
+        "INTERVAL '-6' MINUTE": -6 * MINUTE,
+        "-INTERVAL '6' MINUTES": -6 * MINUTE,
+        "INTERVAL '500' MILLISECOND": 500_000,
+    }
+    sql = "{% for d in " + repr(list(forms)) + " %}{{ window_tvf._parse_duration(d, 'tumble', 'size') }};{% endfor %}"
+    run = run_dbt(["compile", "--quiet", "--inline", sql])
+    assert run.success, run.messages
+    parsed = run.result.results[0].node.compiled_code.strip().rstrip(";").split(";")
+    assert dict(zip(forms, map(int, parsed))) == forms
+
+
+BAD_CALLS = [
+    pytest.param(
+        "tumble(ref('stg_bid'), 'bidtime', '10 fortnights')",
+        """window_tvf.tumble: argument 'size' got "10 fortnights"; unknown unit 'fortnights'""",
+        id="unknown-unit",
+    ),
+    pytest.param(
+        "tumble(ref('stg_bid'), 'bidtime', 'ten minutes')",
+        """window_tvf.tumble: argument 'size' got "ten minutes"; expected a duration string""",
+        id="not-a-duration",
+    ),
+    pytest.param(
+        "tumble(ref('stg_bid'), 'bidtime', 10)",
+        "window_tvf.tumble: argument 'size' got 10; expected a duration string",
+        id="duration-not-a-string",
+    ),
+    pytest.param(
+        "tumble(ref('stg_bid'), 'bidtime', '0 minutes')",
+        """window_tvf.tumble: argument 'size' got "0 minutes"; it must be a positive duration""",
+        id="zero-size",
+    ),
+    pytest.param(
+        "hop(ref('stg_bid'), 'bidtime', '-5 minutes', '10 minutes')",
+        """window_tvf.hop: argument 'slide' got "-5 minutes"; it must be a positive duration""",
+        id="negative-slide",
+    ),
+    pytest.param(
+        "hop(ref('stg_bid'), 'bidtime', '5 minutes', '0 ms')",
+        """window_tvf.hop: argument 'size' got "0 ms"; it must be a positive duration""",
+        id="zero-hop-size",
+    ),
+    pytest.param(
+        "cumulate(ref('stg_bid'), 'bidtime', '0 seconds', '10 minutes')",
+        """window_tvf.cumulate: argument 'step' got "0 seconds"; it must be a positive duration""",
+        id="zero-step",
+    ),
+    pytest.param(
+        "cumulate(ref('stg_bid'), 'bidtime', '3 minutes', '10 minutes')",
+        """window_tvf.cumulate: argument 'size' got "10 minutes"; it must be a whole multiple of step "3 minutes\"""",
+        id="cumulate-size-not-multiple-of-step",
+    ),
+    pytest.param(
+        "session(ref('stg_bid'), 'bidtime', '0 minutes')",
+        """window_tvf.session: argument 'gap' got "0 minutes"; it must be a positive duration""",
+        id="zero-gap",
+    ),
+    pytest.param(
+        "tumble(ref('stg_bid'), 'bidtime', '10 minutes', offset='6 weeks')",
+        """window_tvf.tumble: argument 'offset' got "6 weeks"; unknown unit 'weeks'""",
+        id="bad-offset",
+    ),
+    pytest.param(
+        "tumble(ref('stg_bid'), 'no_such_column', '10 minutes')",
+        """window_tvf.tumble: argument 'timecol' got "no_such_column"; no such column in""",
+        id="missing-time-column",
+    ),
+    pytest.param(
+        "hop(ref('stg_bid'), 'item', '5 minutes', '10 minutes')",
+        """window_tvf.hop: argument 'timecol' got "item"; column is of type string; the time column must be a"""
+        " timestamp or timestamp_ntz",
+        id="time-column-not-a-timestamp",
+    ),
+    pytest.param(
+        "tumble(ref('stg_bid'), 'bidtime) or 1=1 --', '10 minutes')",
+        """window_tvf.tumble: argument 'timecol' got "bidtime) or 1=1 --"; expected a column name""",
+        id="time-column-not-an-identifier",
+    ),
+    pytest.param(
+        "session(ref('stg_bid'), 'bidtime', '10 minutes', partition_by=['item', 'item + 1'])",
+        """window_tvf.session: argument 'partition_by' got "item + 1"; expected a column name""",
+        id="partition-key-not-an-identifier",
+    ),
+    pytest.param(
+        "session(ref('stg_bid'), 'bidtime', '10 minutes', partition_by='bidder')",
+        """window_tvf.session: argument 'partition_by' got "bidder"; no such column in""",
+        id="unknown-partition-key",
+    ),
+    pytest.param(
+        "tumble('select * from bids', 'bidtime', '10 minutes')",
+        """window_tvf.tumble: argument 'relation' got "select * from bids"; expected a ref()/source() relation or""",
+        id="relation-not-a-name",
+    ),
+    pytest.param(
+        "tumble(ref('int_bid_tumble_10m'), 'window_time', '1 hour')",
+        """window_tvf.tumble: argument 'relation' got "window_tvf.int_bid_tumble_10m"; it already has a column named"""
+        " window_start",
+        id="window-columns-would-repeat",
+    ),
+]
+
+
+@pytest.mark.parametrize("call, message", BAD_CALLS)
+def test_bad_arguments_fail_at_compile_time(built: DbtRun, call: str, message: str) -> None:
+    run = run_dbt(["compile", "--quiet", "--inline", "{{ window_tvf." + call + " }}"])
+    assert not run.success
+    assert message in run.messages

@@ -1,0 +1,89 @@
+"""The documented Flink examples and the hand-checked edge cases, run as one real `dbt build`."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from dbt_harness import DbtRun, run_dbt
+
+# Model -> seed holding Flink's documented output for it.
+DOCUMENTED_EXAMPLES = {
+    "int_bid_tumble_10m": "expected_tumble_10m",
+    "fct_bid_tumble_10m_price": "expected_tumble_10m_price",
+    "int_bid_hop_5m_10m": "expected_hop_5m_10m",
+    "fct_bid_hop_5m_10m_price": "expected_hop_5m_10m_price",
+    "int_bid_cumulate_2m_10m": "expected_cumulate_2m_10m",
+    "fct_bid_cumulate_2m_10m_price": "expected_cumulate_2m_10m_price",
+    "int_offset_event_tumble_10m_offsets": "expected_tumble_10m_offsets",
+    "int_bid_session_10m_by_bidder": "expected_session_10m_by_bidder",
+}
+
+EDGE_CASE_TESTS = {
+    "assert_tumble_edge_cases",
+    "assert_tumble_keeps_timestamp_ntz",
+    "assert_hop_edge_cases",
+    "assert_cumulate_edge_cases",
+    "assert_session_edge_cases",
+    "assert_seed_nulls_arrive",
+}
+
+
+def _problems(build: DbtRun) -> list[str]:
+    return [
+        f"{r.node.name}: {r.status} {r.message or ''}"
+        for r in build.result.results
+        if str(r.status) not in ("success", "pass", "warn")
+    ]
+
+
+def test_build_has_no_errors_or_failures(built: DbtRun) -> None:
+    assert _problems(built) == []
+    assert built.success, built.messages
+
+
+def test_every_documented_example_equals_flinks_table(built: DbtRun) -> None:
+    compared = {}
+    for result in built.result.results:
+        node = result.node
+        if node.resource_type == "test" and getattr(node, "test_metadata", None) and node.test_metadata.name == "equality":
+            model = node.attached_node.split(".")[-1]
+            expected = next(d.split(".")[-1] for d in node.depends_on.nodes if d.startswith("seed."))
+            compared[model] = (expected, str(result.status), result.failures)
+    assert compared == {model: (seed, "pass", 0) for model, seed in DOCUMENTED_EXAMPLES.items()}
+
+
+def test_edge_cases_pass(built: DbtRun) -> None:
+    statuses = {name: str(r.status) for name, r in built.results_by_name().items() if name in EDGE_CASE_TESTS}
+    assert statuses == {name: "pass" for name in EDGE_CASE_TESTS}
+
+
+def test_rows_without_time_are_counted_and_stored(built: DbtRun, spark) -> None:
+    # Flink drops rows with a NULL time; here a warning test counts them and stores them where users can query them.
+    warning = built.results_by_name()["not_null_edge_events_event_time"]
+    assert (str(warning.status), warning.failures) == ("warn", 2)
+    stored = spark.sql(f"select case_name, event_id from {warning.node.relation_name}").collect()
+    assert sorted(tuple(row) for row in stored) == [("session_chain", "s09"), ("tumble_edges", "t09")]
+
+
+def test_window_columns_have_the_time_columns_type(built: DbtRun, spark) -> None:
+    schema = {f.name: f.dataType.simpleString() for f in spark.table("window_tvf.int_bid_hop_5m_10m").schema}
+    assert schema == {
+        "bidtime": "timestamp",
+        "price": "decimal(10,2)",
+        "item": "string",
+        "window_start": "timestamp",
+        "window_end": "timestamp",
+        "window_time": "timestamp",
+    }
+
+
+def test_equality_reports_each_differing_row(built: DbtRun) -> None:
+    # The comparison behind every example test must be able to fail: tumble's rows against hop's expected rows.
+    run = run_dbt(["show", "--quiet", "--limit", "-1", "--inline",
+                   "{{ window_tvf.rowset_diff(ref('int_bid_tumble_10m'), ref('expected_hop_5m_10m')) }}"])
+    assert run.success, run.messages
+    rows = {(row["diff"], row["item"], row["window_start"]) for row in run.result.results[0].agate_table}
+    t = dt.datetime
+    assert rows == {
+        ("missing from model", item, t(2020, 4, 15, 8, 5)) for item in "CADBE"
+    } | {("missing from model", "F", t(2020, 4, 15, 8, 15))}
