@@ -9,21 +9,21 @@
     zone's wall clock (cast to timestamp_ntz), as Flink aligns TIMESTAMP_LTZ windows in its session time zone; with
     the project's UTC session that is the UTC epoch grid.
 -#}
-{% macro _epoch_micros(time_expr) %}
+{% macro _epoch_micros(time_expr) -%}
     timestampdiff(microsecond, timestamp_ntz'1970-01-01 00:00:00', cast({{ time_expr }} as timestamp_ntz))
 {%- endmacro %}
 
 {#- Distance from `time_expr` back to the latest grid point `offset + k * period` at or before it (0 <= d < period). -#}
-{% macro _since_grid_start(time_expr, period, offset) %}
-    pmod({{ window_tvf._epoch_micros(time_expr) }} - ({{ offset }}), {{ period }})
+{% macro _since_grid_start(time_expr, period, offset) -%}
+    pmod({{ window_tvf._epoch_micros(time_expr) }}{{ " - (" ~ offset ~ ")" if offset }}, {{ period }})
 {%- endmacro %}
 
-{% macro _plus_micros(time_expr, micros) %}
+{% macro _plus_micros(time_expr, micros) -%}
     timestampadd(microsecond, {{ micros }}, {{ time_expr }})
 {%- endmacro %}
 
 {#- The three window columns that follow the input's columns, computed from `window_start` of a subquery. -#}
-{% macro _window_end_and_time(size) %}
+{% macro _window_end_and_time(size) -%}
     {{ window_tvf._plus_micros('window_start', size) }} as window_end,
     {{ window_tvf._plus_micros('window_start', size - 1000) }} as window_time
 {%- endmacro %}

@@ -27,7 +27,8 @@ from (
     select
         source_rows.*,
         {{ window_tvf._plus_micros(time_expr, '-' ~ since_start) }} as window_start,
-        {#- Ends start + j * step for the steps j whose end is after the row: j from floor(d / step) + 1 to size / step. -#}
+        -- the row, d after its period's start, is in the windows ending start + j * step after it:
+        -- j from floor(d / step) + 1 to size / step
         explode(
             transform(
                 sequence(cast({{ since_start }} div {{ step_us }} as int) + 1, {{ (size_us // step_us) }}),

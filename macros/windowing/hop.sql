@@ -22,8 +22,8 @@ select
 from (
     select
         source_rows.*,
-        {#- The k-th window back starts k slides before the latest one, and holds the row while it starts
-            less than `size` before it: ceil((size - d) / slide) windows, none when the row is in a gap. -#}
+        -- window k (k = 0, 1, ...) starts k slides before the latest grid start at or before the row, d before it;
+        -- it holds the row while k * slide + d < size: ceil((size - d) / slide) windows, none in a gap
         explode(
             transform(
                 array_repeat(0, cast(({{ size_us + slide_us - 1 }} - {{ since_start }}) div {{ slide_us }} as int)),

@@ -21,6 +21,9 @@
         {%- do row_keys.append('session_row.' ~ key) -%}
     {%- endfor -%}
     {%- set session_partition = 'partition by ' ~ (row_keys + ['session_index']) | join(', ') -%}
+    {%- set previous_time = 'lag(source_rows.' ~ timecol ~ ') over ('
+        ~ ('partition by ' ~ source_keys | join(', ') ~ ' ' if source_keys else '')
+        ~ 'order by source_rows.' ~ timecol ~ ')' -%}
 select
     sessions.session_row.*,
     sessions.window_start,
@@ -30,12 +33,13 @@ from (
     select
         session_row,
         min(session_time) over ({{ session_partition }}) as window_start,
-        {{ window_tvf._plus_micros('max(session_time) over (' ~ session_partition ~ ')', gap_us) }} as window_end
+        {{ window_tvf._plus_micros('max(session_time) over (' ~ session_partition ~ ')', gap_us) }}
+            as window_end
     from (
         select
             session_row,
             session_time,
-            {#- Sessions numbered in time order within the partition: a running count of session starts. -#}
+            -- sessions numbered in time order within the partition: a running count of session starts
             sum(starts_session) over (
                 {{ 'partition by ' ~ row_keys | join(', ') if row_keys }}
                 order by session_time
@@ -45,11 +49,9 @@ from (
             select
                 struct(source_rows.*) as session_row,
                 source_rows.{{ timecol }} as session_time,
+                -- a row starts a session unless it is at most one gap after the previous row
                 case
-                    when {{ window_tvf._plus_micros('lag(source_rows.' ~ timecol ~ ') over ('
-                        ~ ('partition by ' ~ source_keys | join(', ') ~ ' ' if source_keys else '')
-                        ~ 'order by source_rows.' ~ timecol ~ ')', gap_us) }} >= source_rows.{{ timecol }}
-                        then 0
+                    when {{ window_tvf._plus_micros(previous_time, gap_us) }} >= source_rows.{{ timecol }} then 0
                     else 1
                 end as starts_session
             from {{ relation }} as source_rows
