@@ -7,6 +7,7 @@ UV_VERSION := 0.13.8
 
 # Spark's warehouse, Derby metastore and scratch files live here (git-ignored).
 export WINDOW_TVF_SPARK_DIR ?= $(CURDIR)/.spark
+export WINDOW_TVF_SPARK_CONF_DIR ?= $(CURDIR)/spark_conf
 export DBT_PROFILES_DIR ?= $(CURDIR)
 export SPARK_LOCAL_IP ?= 127.0.0.1
 export DBT_SEND_ANONYMOUS_USAGE_STATS ?= False

@@ -13,6 +13,7 @@ REPO = Path(__file__).resolve().parents[2]
 def configure_environment(spark_dir: Path) -> None:
     """Point the embedded Spark at `spark_dir`; must run before dbt starts the SparkSession."""
     os.environ["WINDOW_TVF_SPARK_DIR"] = str(spark_dir)
+    os.environ["WINDOW_TVF_SPARK_CONF_DIR"] = str(REPO / "spark_conf")
     os.environ["DBT_PROFILES_DIR"] = str(REPO)
     os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
     os.environ["DBT_SEND_ANONYMOUS_USAGE_STATS"] = "False"
