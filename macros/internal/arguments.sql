@@ -106,10 +106,13 @@
     {{ return(name[1:-1].replace('``', '`') if name.startswith('`') else name) }}
 {% endmacro %}
 
-{#- Columns of a relation known to the warehouse, as {lower-case name: data type}; empty when it cannot be known. -#}
+{#-
+    Columns of a relation known to the warehouse, as {lower-case name: data type}; empty when it cannot be known:
+    a CTE name, or a relation that dbt renders as a CTE (ephemeral models and unit-test fixtures, `__dbt__cte__*`).
+-#}
 {% macro _known_columns(relation) %}
     {%- set columns = {} -%}
-    {%- if execute and relation is not string -%}
+    {%- if execute and relation is not string and not (relation.identifier or '').startswith('__dbt__cte__') -%}
         {%- for column in adapter.get_columns_in_relation(relation) -%}
             {%- do columns.update({column.name | lower: column.data_type | lower}) -%}
         {%- endfor -%}

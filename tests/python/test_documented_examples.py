@@ -25,6 +25,9 @@ EDGE_CASE_TESTS = {
     "assert_cumulate_edge_cases",
     "assert_session_edge_cases",
     "assert_seed_nulls_arrive",
+    # dbt unit tests (models/flink_examples/_flink_examples__unit_tests.yml)
+    "session_chains_events_exactly_one_gap_apart",
+    "hop_repeats_each_row_once_per_window",
 }
 
 
