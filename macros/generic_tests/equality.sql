@@ -35,17 +35,14 @@
         {%- endif -%}
     {%- endif -%}
     {%- set column_list = (columns | join(', ')) if columns else '*' -%}
-select 'missing from model' as diff, missing.*
+    {%- set directions = [('missing from model', expected, actual), ('unexpected in model', actual, expected)] -%}
+    {%- for label, present, absent in directions %}
+select '{{ label }}' as diff, difference.*
 from (
-    select {{ column_list }} from {{ expected }}
+    select {{ column_list }} from {{ present }}
     except all
-    select {{ column_list }} from {{ actual }}
-) as missing
-union all
-select 'unexpected in model' as diff, unexpected.*
-from (
-    select {{ column_list }} from {{ actual }}
-    except all
-    select {{ column_list }} from {{ expected }}
-) as unexpected
+    select {{ column_list }} from {{ absent }}
+) as difference
+{% if not loop.last %}union all{% endif %}
+    {%- endfor %}
 {%- endmacro %}
