@@ -145,3 +145,12 @@
         {%- endfor -%}
     {%- endif -%}
 {% endmacro %}
+
+
+{#- Whole numbers such as N of a Top-N or a count window: must be an integer >= `minimum` (not a bool or string). -#}
+{% macro _positive_integer(value, macro_name, argument, minimum=1) %}
+    {%- if value is not number or value is sameas true or value is sameas false or value != (value | int) or value < minimum -%}
+        {{ window_tvf._argument_error(macro_name, argument, value, "expected a whole number >= " ~ minimum) }}
+    {%- endif -%}
+    {{ return(value | int) }}
+{% endmacro %}
