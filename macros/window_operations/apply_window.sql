@@ -1,0 +1,69 @@
+{#
+    A window described as data, so window operations (aggregate, Top-N, deduplication, join, collect) can take
+    "which windows" as one argument:
+
+        {'tvf': 'tumble',   'timecol': 'bidtime', 'size': '10 minutes'}
+        {'tvf': 'hop',      'timecol': 'bidtime', 'slide': '5 minutes', 'size': '10 minutes'}
+        {'tvf': 'cumulate', 'timecol': 'bidtime', 'step': '2 minutes', 'size': '10 minutes', 'offset': '1 minute'}
+        {'tvf': 'session',  'timecol': 'bidtime', 'gap': '10 minutes', 'partition_by': 'bidder'}
+        {'tvf': 'dynamic_session', 'timecol': 'bidtime', 'gap_ms': 'case when ... end', 'partition_by': 'bidder'}
+
+    apply_window(relation, window) returns the TVF's SELECT for that spec.
+#}
+{% macro apply_window(relation, window) %}
+    {{ return(adapter.dispatch('apply_window', 'window_tvf')(relation, window)) }}
+{% endmacro %}
+
+{% macro default__apply_window(relation, window) %}
+    {%- set spec = window_tvf._window_spec(window, 'apply_window') -%}
+    {%- if spec.tvf == 'tumble' -%}
+        {{ return(window_tvf.tumble(relation, spec.timecol, spec.size, spec.get('offset'))) }}
+    {%- elif spec.tvf == 'hop' -%}
+        {{ return(window_tvf.hop(relation, spec.timecol, spec.slide, spec.size, spec.get('offset'))) }}
+    {%- elif spec.tvf == 'cumulate' -%}
+        {{ return(window_tvf.cumulate(relation, spec.timecol, spec.step, spec.size, spec.get('offset'))) }}
+    {%- elif spec.tvf == 'session' -%}
+        {{ return(window_tvf.session(relation, spec.timecol, spec.gap, spec.get('partition_by'))) }}
+    {%- else -%}
+        {{ return(window_tvf.dynamic_session(relation, spec.timecol, spec.gap_ms, spec.get('partition_by'))) }}
+    {%- endif -%}
+{% endmacro %}
+
+
+{#- Checks a window spec's shape (the TVF checks the values) and returns it. -#}
+{% macro _window_spec(window, macro_name, argument='window') %}
+    {%- set arguments = {
+        'tumble': (['timecol', 'size'], ['offset']),
+        'hop': (['timecol', 'slide', 'size'], ['offset']),
+        'cumulate': (['timecol', 'step', 'size'], ['offset']),
+        'session': (['timecol', 'gap'], ['partition_by']),
+        'dynamic_session': (['timecol', 'gap_ms'], ['partition_by']),
+    } -%}
+    {%- if window is not mapping or window.get('tvf') not in arguments -%}
+        {{ window_tvf._argument_error(macro_name, argument, window,
+            "expected a window spec: a dict with 'tvf' (one of " ~ (arguments.keys() | join(', '))
+            ~ ") and that TVF's arguments, e.g. {'tvf': 'tumble', 'timecol': 'bidtime', 'size': '10 minutes'}") }}
+    {%- endif -%}
+    {%- set required, optional = arguments[window.tvf] -%}
+    {%- for key in required if key not in window -%}
+        {{ window_tvf._argument_error(macro_name, argument, window,
+            "a " ~ window.tvf ~ " window needs '" ~ key ~ "' (required: " ~ (required | join(', ')) ~ ")") }}
+    {%- endfor -%}
+    {%- for key in window if key not in ['tvf'] + required + optional -%}
+        {{ window_tvf._argument_error(macro_name, argument, window,
+            "unknown key '" ~ key ~ "' for a " ~ window.tvf ~ " window; allowed: " ~ (['tvf'] + required + optional) | join(', ')) }}
+    {%- endfor -%}
+    {{ return(window) }}
+{% endmacro %}
+
+
+{#- What makes two windows the same, whatever their time columns: the TVF and its durations, in microseconds. -#}
+{% macro _window_identity(spec, macro_name) %}
+    {%- set identity = {'tvf': spec.tvf} -%}
+    {%- for key in ['size', 'slide', 'step', 'gap', 'offset'] if spec.get(key) is not none -%}
+        {%- do identity.update({key: window_tvf._parse_duration(spec[key], macro_name, key)}) -%}
+    {%- endfor -%}
+    {%- if spec.get('gap_ms') is not none -%}{%- do identity.update({'gap_ms': spec.gap_ms | trim}) -%}{%- endif -%}
+    {%- if identity.get('offset') == 0 -%}{%- do identity.pop('offset') -%}{%- endif -%}
+    {{ return(identity) }}
+{% endmacro %}

@@ -1,0 +1,84 @@
+{#
+    Flink's window aggregation: GROUP BY window_start, window_end plus keys, optionally with GROUPING SETS, ROLLUP
+    or CUBE over the keys. Output: window_start, window_end, window_time, the keys, the aggregates.
+
+    window:     a window spec (see apply_window), or none when `relation` is already the output of a windowing TVF
+    group_by:   key column(s); none for one row per window
+    aggregates: {output name: aggregate call}, e.g. {'price': 'sum(price)', 'bids': 'count(*)'}
+    grouping:   none, 'rollup', 'cube', or a list of grouping sets such as [['item', 'supplier'], ['item'], []]
+#}
+{% macro window_aggregate(relation, window, group_by, aggregates, grouping=none) %}
+    {{ return(adapter.dispatch('window_aggregate', 'window_tvf')(relation, window, group_by, aggregates, grouping)) }}
+{% endmacro %}
+
+{% macro default__window_aggregate(relation, window, group_by, aggregates, grouping=none) %}
+    {%- set keys = window_tvf._column_names(group_by, 'window_aggregate', 'group_by') -%}
+    {%- set measures = window_tvf._aggregates(aggregates, 'window_aggregate') -%}
+    {%- set key_list = keys | join(', ') -%}
+    {%- if grouping is none -%}
+        {%- set grouping_clause = key_list -%}
+    {%- elif grouping in ('rollup', 'cube') and keys -%}
+        {%- set grouping_clause = grouping ~ '(' ~ key_list ~ ')' -%}
+    {%- elif grouping is not string and grouping is iterable and grouping is not mapping and grouping | length > 0 -%}
+        {%- set sets = [] -%}
+        {%- for grouping_set in grouping -%}
+            {%- set set_keys = window_tvf._column_names(grouping_set, 'window_aggregate', 'grouping') -%}
+            {%- for key in set_keys if key not in keys -%}
+                {{ window_tvf._argument_error('window_aggregate', 'grouping', grouping,
+                    "grouping set column '" ~ key ~ "' is not in group_by " ~ (keys | tojson)) }}
+            {%- endfor -%}
+            {%- do sets.append('(' ~ set_keys | join(', ') ~ ')') -%}
+        {%- endfor -%}
+        {%- set grouping_clause = 'grouping sets (' ~ sets | join(', ') ~ ')' -%}
+    {%- else -%}
+        {{ window_tvf._argument_error('window_aggregate', 'grouping', grouping,
+            "expected none, 'rollup', 'cube' (with group_by keys) or a list of grouping sets such as [['item'], []]") }}
+    {%- endif -%}
+select
+    window_start,
+    window_end,
+    {{ window_tvf._plus_micros('window_end', -1000) }} as window_time,
+    {%- for key in keys %}
+    {{ key }},
+    {%- endfor %}
+    {%- for name, call in measures.items() %}
+    {{ call }} as {{ name }}{{ ',' if not loop.last }}
+    {%- endfor %}
+from ({{ window_tvf._windowed(relation, window, 'window_aggregate') }}) as windowed_rows
+group by window_start, window_end{{ ', ' ~ grouping_clause if grouping_clause }}
+{%- endmacro %}
+
+
+{#- The windowed rows: the TVF for a window spec, or the relation itself when it is already windowed. -#}
+{% macro _windowed(relation, window, macro_name) %}
+    {%- if window is none -%}
+        {{ return('select * from ' ~ window_tvf._relation(relation, macro_name)) }}
+    {%- endif -%}
+    {{ return(window_tvf.apply_window(relation, window_tvf._window_spec(window, macro_name))) }}
+{% endmacro %}
+
+
+{#- Aggregates: {name: 'function(arguments)'} with a Spark aggregate function. Returns the dict. -#}
+{% macro _aggregates(aggregates, macro_name) %}
+    {%- set functions = [
+        'any_value', 'approx_count_distinct', 'approx_percentile', 'array_agg', 'avg', 'bit_and', 'bit_or', 'bit_xor',
+        'bool_and', 'bool_or', 'collect_list', 'collect_set', 'corr', 'count', 'count_if', 'covar_pop', 'covar_samp',
+        'every', 'first', 'first_value', 'kurtosis', 'last', 'last_value', 'listagg', 'max', 'max_by', 'mean',
+        'median', 'min', 'min_by', 'mode', 'percentile', 'percentile_approx', 'product', 'skewness', 'some',
+        'std', 'stddev', 'stddev_pop', 'stddev_samp', 'string_agg', 'sum', 'try_avg', 'try_sum', 'var_pop',
+        'var_samp', 'variance',
+    ] -%}
+    {%- set allowed = "expected {output name: aggregate call} such as {'price': 'sum(price)', 'bids': 'count(*)'}, "
+        ~ "each call one of Spark's aggregate functions: " ~ functions | join(', ') -%}
+    {%- if aggregates is not mapping or (aggregates | length) == 0 -%}
+        {{ window_tvf._argument_error(macro_name, 'aggregates', aggregates, allowed) }}
+    {%- endif -%}
+    {%- for name, call in aggregates.items() -%}
+        {%- do window_tvf._column_name(name, macro_name, 'aggregates') -%}
+        {%- set match = modules.re.match("^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(.*\)\s*$", call if call is string else '', modules.re.DOTALL) -%}
+        {%- if not match or (match.group(1) | lower) not in functions or ';' in call -%}
+            {{ window_tvf._argument_error(macro_name, 'aggregates', {name: call}, allowed) }}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(aggregates) }}
+{% endmacro %}

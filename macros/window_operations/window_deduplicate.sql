@@ -1,0 +1,24 @@
+{#
+    Flink's window deduplication: per window and key, keep the first (earliest) or last (latest) row by the time
+    column (ROW_NUMBER() ... ORDER BY rowtime ASC/DESC = 1). Rows at the same time are ordered by all their
+    columns, so the choice among them is the same on every run. Returns the windowed rows.
+    `timecol` defaults to the window spec's time column; name it when `relation` is already windowed (window=none).
+#}
+{% macro window_deduplicate(relation, window, partition_by=none, keep='first', timecol=none) %}
+    {{ return(adapter.dispatch('window_deduplicate', 'window_tvf')(relation, window, partition_by, keep, timecol)) }}
+{% endmacro %}
+
+{% macro default__window_deduplicate(relation, window, partition_by=none, keep='first', timecol=none) %}
+    {%- if keep not in ('first', 'last') -%}
+        {{ window_tvf._argument_error('window_deduplicate', 'keep', keep, "expected 'first' or 'last'") }}
+    {%- endif -%}
+    {%- if timecol is none and window is mapping -%}
+        {%- set timecol = window.get('timecol') -%}
+    {%- endif -%}
+    {%- if timecol is none -%}
+        {{ window_tvf._argument_error('window_deduplicate', 'timecol', timecol,
+            "name the time column when the relation is already windowed (window=none)") }}
+    {%- endif -%}
+    {%- set order = timecol ~ (' asc' if keep == 'first' else ' desc') -%}
+    {{ return(window_tvf._first_rows_per_window(relation, window, 1, [order], partition_by, none, 'window_deduplicate')) }}
+{% endmacro %}

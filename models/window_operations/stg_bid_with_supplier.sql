@@ -1,0 +1,6 @@
+select
+    bidtime,
+    price,
+    item,
+    supplier_id
+from {{ ref('bid_with_supplier') }}

@@ -1,0 +1,5 @@
+select
+    row_time,
+    num,
+    id
+from {{ ref('left_table') }}
