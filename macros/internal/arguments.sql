@@ -4,10 +4,9 @@
 #}
 
 {% macro _argument_error(macro_name, argument, value, allowed) %}
-    {{ exceptions.raise_compiler_error(
-        "window_tvf." ~ macro_name ~ ": argument '" ~ argument ~ "' got " ~ (value | tojson if value is string else value | string)
-        ~ "; " ~ allowed
-    ) }}
+    {#- Strings, lists and dicts are shown as JSON; relations and other objects as they render. -#}
+    {%- set shown = value | tojson if value is string or (value is iterable and value.render is not defined) else value | string -%}
+    {{ exceptions.raise_compiler_error("window_tvf." ~ macro_name ~ ": argument '" ~ argument ~ "' got " ~ shown ~ "; " ~ allowed) }}
 {% endmacro %}
 
 

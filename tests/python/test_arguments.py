@@ -125,11 +125,92 @@ BAD_CALLS = [
         " window_start",
         id="window-columns-would-repeat",
     ),
+    pytest.param(
+        "window_aggregate(ref('stg_bid'), TUMBLE_10M, 'item', {'total': 'price'})",
+        """window_tvf.window_aggregate: argument 'aggregates' got {"total": "price"}; expected {output name: aggregate call}""",
+        id="aggregate-not-a-call",
+    ),
+    pytest.param(
+        "window_aggregate(ref('stg_bid'), TUMBLE_10M, 'item', {'total': 'summ(price)'})",
+        """window_tvf.window_aggregate: argument 'aggregates' got {"total": "summ(price)"}; expected {output name: aggregate call}""",
+        id="unknown-aggregate-function",
+    ),
+    pytest.param(
+        "window_aggregate(ref('stg_bid'), TUMBLE_10M, 'item', {'total': 'sum(price)'}, grouping='rolldown')",
+        """window_tvf.window_aggregate: argument 'grouping' got "rolldown"; expected none, 'rollup', 'cube'""",
+        id="unknown-grouping",
+    ),
+    pytest.param(
+        "window_aggregate(ref('stg_bid'), TUMBLE_10M, 'item', {'total': 'sum(price)'}, grouping=[['price']])",
+        """window_tvf.window_aggregate: argument 'grouping' got [["price"]]; grouping set column 'price' is not in group_by ["item"]""",
+        id="grouping-set-outside-group-by",
+    ),
+    pytest.param(
+        "window_aggregate(ref('stg_bid'), {'tvf': 'tumbel', 'timecol': 'bidtime', 'size': '1 hour'}, 'item', {'n': 'count(*)'})",
+        "window_tvf.window_aggregate: argument 'window' got {\"size\": \"1 hour\", \"timecol\": \"bidtime\", \"tvf\": \"tumbel\"}; expected a window spec",
+        id="unknown-tvf",
+    ),
+    pytest.param(
+        "window_topn(ref('stg_bid'), {'tvf': 'hop', 'timecol': 'bidtime', 'size': '1 hour'}, 3, ['price desc'])",
+        "a hop window needs 'slide' (required: timecol, slide, size)",
+        id="window-spec-missing-argument",
+    ),
+    pytest.param(
+        "window_topn(ref('stg_bid'), {'tvf': 'tumble', 'timecol': 'bidtime', 'size': '1 hour', 'gap': '1 hour'}, 3, ['price desc'])",
+        "unknown key 'gap' for a tumble window; allowed: tvf, timecol, size, offset",
+        id="window-spec-unknown-key",
+    ),
+    pytest.param(
+        "window_topn(ref('stg_bid'), TUMBLE_10M, 0, ['price desc'])",
+        "window_tvf.window_topn: argument 'n' got 0; expected a whole number >= 1",
+        id="topn-zero",
+    ),
+    pytest.param(
+        "window_topn(ref('stg_bid'), TUMBLE_10M, '3', ['price desc'])",
+        """window_tvf.window_topn: argument 'n' got "3"; expected a whole number >= 1""",
+        id="topn-not-a-number",
+    ),
+    pytest.param(
+        "window_topn(ref('stg_bid'), TUMBLE_10M, 3, ['price downward'])",
+        """window_tvf.window_topn: argument 'order_by' got "price downward"; each item is a column name with optional asc/desc""",
+        id="topn-bad-ordering",
+    ),
+    pytest.param(
+        "window_deduplicate(ref('stg_bid'), TUMBLE_10M, 'item', keep='middle')",
+        """window_tvf.window_deduplicate: argument 'keep' got "middle"; expected 'first' or 'last'""",
+        id="dedup-bad-keep",
+    ),
+    pytest.param(
+        "window_join(ref('stg_bid'), TUMBLE_10M, ref('stg_bid'), {'tvf': 'tumble', 'timecol': 'bidtime', 'size': '5 minutes'}, 'item')",
+        "window_tvf.window_join: argument 'right_window' got {\"size\": \"5 minutes\", \"timecol\": \"bidtime\", \"tvf\": \"tumble\"}; both sides of a window join must use the same window",
+        id="join-mismatched-windows",
+    ),
+    pytest.param(
+        "window_join(ref('stg_bid'), TUMBLE_10M, ref('stg_bid'), {'tvf': 'hop', 'timecol': 'bidtime', 'slide': '10 minutes', 'size': '10 minutes'}, 'item')",
+        "both sides of a window join must use the same window",
+        id="join-different-tvfs",
+    ),
+    pytest.param(
+        "window_join(ref('stg_bid'), TUMBLE_10M, ref('stg_bid'), TUMBLE_10M, 'item', join_type='outer')",
+        """window_tvf.window_join: argument 'join_type' got "outer"; expected one of inner, left, right, full, semi, anti""",
+        id="join-unknown-type",
+    ),
+    pytest.param(
+        "window_join('bids', TUMBLE_10M, ref('stg_bid'), TUMBLE_10M, 'item')",
+        """window_tvf.window_join: argument 'left' got "bids"; an inner or outer window join names every output column""",
+        id="join-outer-needs-relations",
+    ),
+    pytest.param(
+        "dynamic_session(ref('stg_bid'), 'bidtime', '60000; drop table x', 'item')",
+        """window_tvf.dynamic_session: argument 'gap_ms' got "60000; drop table x"; expected a SQL expression""",
+        id="dynamic-gap-not-an-expression",
+    ),
 ]
 
 
 @pytest.mark.parametrize("call, message", BAD_CALLS)
 def test_bad_arguments_fail_at_compile_time(built: DbtRun, call: str, message: str) -> None:
-    run = run_dbt(["compile", "--quiet", "--inline", "{{ window_tvf." + call + " }}"])
+    tumble_10m = "{'tvf': 'tumble', 'timecol': 'bidtime', 'size': '10 minutes'}"
+    run = run_dbt(["compile", "--quiet", "--inline", "{{ window_tvf." + call.replace("TUMBLE_10M", tumble_10m) + " }}"])
     assert not run.success
     assert message in run.messages
