@@ -1,14 +1,16 @@
 {#
     Ordering specs such as ['price desc', 'bidtime', 'score asc nulls last']: a column name, optional asc/desc,
     optional nulls first/last. Without a nulls clause Spark's default applies: NULLs first for asc, last for desc.
-    Returns the SQL order-by items, with each column qualified by `qualifier`.
+    Returns the SQL order-by items, each column qualified by `qualifier`; `reverse` turns the order around
+    (asc <-> desc, nulls first <-> last), which is how "keep the last row" reuses "keep the first row".
 #}
-{% macro _order_by(items, macro_name, argument, qualifier) %}
+{% macro _order_by(items, macro_name, argument, qualifier, reverse=false) %}
     {%- set items = [items] if items is string else items -%}
     {%- if items is none or items is mapping or items is not iterable or (items | length) == 0 -%}
         {{ window_tvf._argument_error(macro_name, argument, items,
             "expected a non-empty list such as ['price desc', 'bidtime asc nulls last']") }}
     {%- endif -%}
+    {%- set flipped = {'asc': 'desc', 'desc': 'asc', 'first': 'last', 'last': 'first'} -%}
     {%- set rendered = [] -%}
     {%- for item in items -%}
         {%- set match = modules.re.match(
@@ -18,16 +20,40 @@
             {{ window_tvf._argument_error(macro_name, argument, item,
                 "each item is a column name with optional asc/desc and nulls first/last, e.g. 'price desc nulls last'") }}
         {%- endif -%}
-        {%- do rendered.append(qualifier ~ '.' ~ match.group(1) ~ (' ' ~ match.group(2) | lower if match.group(2) else '')
-            ~ (' nulls ' ~ match.group(3) | lower if match.group(3) else '')) -%}
+        {%- set direction = (match.group(2) or 'asc') | lower -%}
+        {%- set nulls = (match.group(3) or '') | lower -%}
+        {%- if reverse -%}
+            {%- set direction = flipped[direction] -%}
+            {%- set nulls = flipped[nulls] if nulls else '' -%}
+        {%- endif -%}
+        {%- do rendered.append(qualifier ~ '.' ~ match.group(1) ~ ' ' ~ direction ~ (' nulls ' ~ nulls if nulls else '')) -%}
     {%- endfor -%}
     {{ return(rendered) }}
 {% endmacro %}
 
-{% macro _order_by_columns(items) %}
-    {%- set names = [] -%}
-    {%- for item in ([items] if items is string else items) -%}
-        {%- do names.append(item.split()[0]) -%}
-    {%- endfor -%}
-    {{ return(names) }}
-{% endmacro %}
+
+{#-
+    The first `n` rows of each partition of `from_sql` (a SELECT) by `ordering` (rendered items qualified with
+    `ranked_input`), then by the whole row, so ties resolve the same way on every run. The row keeps its columns;
+    `rank_column`, when named, holds its position. Shared by topn, deduplicate and their window versions.
+-#}
+{% macro _first_rows(from_sql, n, ordering, partition, rank_column, macro_name, reverse_tie_break=false) %}
+    {%- if rank_column is not none -%}
+        {%- do window_tvf._column_name(rank_column, macro_name, 'rank_column') -%}
+    {%- endif -%}
+select
+    ranked_rows.ranked_row.*{{ ',' if rank_column }}
+    {%- if rank_column %}
+    ranked_rows.row_position as {{ rank_column }}
+    {%- endif %}
+from (
+    select
+        struct(ranked_input.*) as ranked_row,
+        row_number() over (
+            {{ 'partition by ' ~ partition | join(', ') if partition }}
+            order by {{ ordering | join(', ') }}, struct(ranked_input.*){{ ' desc' if reverse_tie_break }}
+        ) as row_position
+    from ({{ from_sql }}) as ranked_input
+) as ranked_rows
+where ranked_rows.row_position <= {{ n }}
+{%- endmacro %}

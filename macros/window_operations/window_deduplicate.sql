@@ -19,6 +19,10 @@
         {{ window_tvf._argument_error('window_deduplicate', 'timecol', timecol,
             "name the time column when the relation is already windowed (window=none)") }}
     {%- endif -%}
-    {%- set order = timecol ~ (' asc' if keep == 'first' else ' desc') -%}
-    {{ return(window_tvf._first_rows_per_window(relation, window, 1, [order], partition_by, none, 'window_deduplicate')) }}
+    {%- set timecol = window_tvf._column_name(timecol, 'window_deduplicate', 'timecol') -%}
+    {%- set ordering = window_tvf._order_by([timecol], 'window_deduplicate', 'timecol', 'ranked_input', reverse=(keep == 'last')) -%}
+    {{ return(window_tvf._first_rows(
+        window_tvf._windowed(relation, window, 'window_deduplicate'), 1, ordering,
+        window_tvf._window_partition(partition_by, 'window_deduplicate'), none, 'window_deduplicate',
+        reverse_tie_break=(keep == 'last'))) }}
 {% endmacro %}
