@@ -15,7 +15,7 @@
                 (
                 {%- for col_name in agate_table.column_names -%}
                     {%- set type = column_override.get(col_name, adapter.convert_type(agate_table, loop.index0)) -%}
-                    cast({{ window_tvf._seed_literal(row[loop.index0]) }} as {{ type }})
+                    cast({{ window_tvf._sql_literal(row[loop.index0]) }} as {{ type }})
                     {%- if not loop.last %}, {% endif -%}
                 {%- endfor -%}
                 ){%- if not loop.last %},{% endif %}
@@ -25,18 +25,4 @@
         {%- if loop.first -%}{%- do statements.append(sql) -%}{%- endif -%}
     {%- endfor -%}
     {{ return(statements[0] if statements else '') }}
-{% endmacro %}
-
-{% macro _seed_literal(value) %}
-    {%- if value is none -%}
-        {{ return('null') }}
-    {%- elif value is sameas true or value is sameas false -%}
-        {{ return('true' if value else 'false') }}
-    {%- elif value is number -%}
-        {{ return(value | string) }}
-    {%- elif value.isoformat is defined -%}
-        {{ return("'" ~ value.isoformat(' ') ~ "'") }}
-    {%- else -%}
-        {{ return("'" ~ (value | string).replace('\\', '\\\\').replace("'", "\\'") ~ "'") }}
-    {%- endif -%}
 {% endmacro %}

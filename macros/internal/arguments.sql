@@ -153,3 +153,22 @@
     {%- endif -%}
     {{ return(value | int) }}
 {% endmacro %}
+
+
+{#- Join keys: names present on both sides, or [left column, right column] pairs. Returns [[left, right], ...]. -#}
+{% macro _join_keys(on, macro_name) %}
+    {%- set allowed = "expected a list of column names on both sides, or [left column, right column] pairs, e.g. ['item'] or [['item', 'product']]" -%}
+    {%- set items = [on] if on is string else on -%}
+    {%- if items is none or items is mapping or items is not iterable or (items | length) == 0 -%}
+        {{ window_tvf._argument_error(macro_name, 'on', on, allowed) }}
+    {%- endif -%}
+    {%- set pairs = [] -%}
+    {%- for item in items -%}
+        {%- set pair = [item, item] if item is string else item -%}
+        {%- if pair is mapping or pair is not iterable or (pair | length) != 2 -%}
+            {{ window_tvf._argument_error(macro_name, 'on', item, allowed) }}
+        {%- endif -%}
+        {%- do pairs.append([window_tvf._column_name(pair[0], macro_name, 'on'), window_tvf._column_name(pair[1], macro_name, 'on')]) -%}
+    {%- endfor -%}
+    {{ return(pairs) }}
+{% endmacro %}

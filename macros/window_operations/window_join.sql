@@ -31,7 +31,7 @@
             "both sides of a window join must use the same window; the left side uses " ~ (left_window | tojson)
             ~ " (only the time column may differ)") }}
     {%- endif -%}
-    {%- set key_pairs = window_tvf._join_keys(on) -%}
+    {%- set key_pairs = window_tvf._join_keys(on, 'window_join') -%}
     {%- for prefix_argument, prefix in [('left_prefix', left_prefix), ('right_prefix', right_prefix)] -%}
         {%- if prefix is not string or not modules.re.match('^[A-Za-z_][A-Za-z0-9_]*$', prefix) -%}
             {{ window_tvf._argument_error('window_join', prefix_argument, prefix, "expected an identifier prefix such as 'left_'") }}
@@ -53,23 +53,6 @@ from ({{ window_tvf.apply_window(left, left_spec) }}) as left_rows
     on {{ condition | join('\n    and ') }}
 {%- endmacro %}
 
-
-{% macro _join_keys(on) %}
-    {%- set allowed = "expected a list of column names on both sides, or [left column, right column] pairs, e.g. ['item'] or [['item', 'product']]" -%}
-    {%- set items = [on] if on is string else on -%}
-    {%- if items is none or items is mapping or items is not iterable or (items | length) == 0 -%}
-        {{ window_tvf._argument_error('window_join', 'on', on, allowed) }}
-    {%- endif -%}
-    {%- set pairs = [] -%}
-    {%- for item in items -%}
-        {%- set pair = [item, item] if item is string else item -%}
-        {%- if pair is mapping or pair is not iterable or (pair | length) != 2 -%}
-            {{ window_tvf._argument_error('window_join', 'on', item, allowed) }}
-        {%- endif -%}
-        {%- do pairs.append([window_tvf._column_name(pair[0], 'window_join', 'on'), window_tvf._column_name(pair[1], 'window_join', 'on')]) -%}
-    {%- endfor -%}
-    {{ return(pairs) }}
-{% endmacro %}
 
 
 {#- The select list of an inner or outer window join, following the naming rule above. -#}
