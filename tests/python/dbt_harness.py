@@ -28,7 +28,7 @@ class DbtRun:
 
     @property
     def messages(self) -> str:
-        """Everything dbt reported, including errors it only logs (parse-time errors)."""
+        """Everything dbt reported, including errors it only logs (parse-time errors) and macros' log() output."""
         return "\n".join([*self.log, str(self.exception or "")])
 
     def results_by_name(self) -> dict[str, Any]:
@@ -41,7 +41,7 @@ def run_dbt(args: list[str], project_dir: Path = REPO) -> DbtRun:
     log: list[str] = []
 
     def collect(event: Any) -> None:
-        if event.info.level in ("error", "warn"):
+        if event.info.level in ("info", "error", "warn"):
             log.append(event.info.msg)
 
     outcome = dbtRunner(callbacks=[collect]).invoke(

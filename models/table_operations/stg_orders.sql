@@ -1,0 +1,6 @@
+select
+    order_id,
+    order_time,
+    amount,
+    currency
+from {{ ref('orders') }}

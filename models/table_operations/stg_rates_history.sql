@@ -1,0 +1,5 @@
+select
+    rate_time,
+    currency,
+    rate
+from {{ ref('rates_history') }}
