@@ -29,6 +29,17 @@
     {%- do window_tvf._check_columns(relation, 'count_window', timecol, {'partition_by': keys},
         window_columns=['window_index', 'window_row_count']) -%}
     {%- set partition = window_tvf._partition_clause(keys) -%}
+    {#- Each row with its position in its partition's buffer (1..n) and the partition's row count n. -#}
+    {%- set positioned -%}
+            select
+                struct(source_rows.*) as window_row,
+                -- the buffer order: time, ties broken by the whole row
+                cast(row_number() over ({{ partition }} order by {{ window_tvf._buffer_order(timecol) }}) as bigint)
+                    as row_position,
+                count(*) over ({{ partition }}) as partition_rows
+            from {{ relation }} as source_rows
+            where source_rows.{{ timecol }} is not null
+    {%- endset -%}
 select
     fired.window_row.*,
     fired.window_index,
@@ -46,9 +57,15 @@ from (
             positioned.partition_rows,
             (positioned.row_position - 1) div {{ size }} + 1 as window_index
         from (
+{{ positioned }}
+        ) as positioned
+    ) as numbered
+    {%- if not emit_incomplete %}
+    -- a firing that never reached size rows never fires
+    where numbered.window_index * {{ size }} <= numbered.partition_rows
+    {%- endif %}
 {%- else %}
-    -- sliding: firing k comes after position k * slide and holds positions (k * slide - size, k * slide], so position
-    -- p is in firings ceil(p / slide) .. floor((p + size - 1) / slide), up to the last firing n div slide
+    -- sliding: firing k comes after position k * slide and holds positions (k * slide - size, k * slide]
     select
         numbered.window_row,
         numbered.window_index,
@@ -59,44 +76,40 @@ from (
         end as window_row_count
     from (
         select
-            positioned.window_row,
-            positioned.partition_rows,
+            ranged.window_row,
+            ranged.partition_rows,
+            -- one output row per firing that holds this row
             explode(concat(
                 case
-                    when (positioned.row_position + {{ slide - 1 }}) div {{ slide }}
-                        <= least(positioned.partition_rows div {{ slide }},
-                            (positioned.row_position + {{ size - 1 }}) div {{ slide }})
-                        then sequence(
-                            (positioned.row_position + {{ slide - 1 }}) div {{ slide }},
-                            least(positioned.partition_rows div {{ slide }},
-                                (positioned.row_position + {{ size - 1 }}) div {{ slide }}))
+                    when ranged.first_firing <= ranged.last_firing then sequence(ranged.first_firing, ranged.last_firing)
                     else cast(array() as array<bigint>)
                 end
                 {%- if emit_incomplete %},
                 -- the final firing at the end of the input: the last size rows, unless n is a firing point already
                 case
-                    when positioned.partition_rows % {{ slide }} != 0
-                        and positioned.row_position > positioned.partition_rows - {{ size }}
-                        then array(positioned.partition_rows div {{ slide }} + 1)
+                    when ranged.partition_rows % {{ slide }} != 0
+                        and ranged.row_position > ranged.partition_rows - {{ size }}
+                        then array(ranged.partition_rows div {{ slide }} + 1)
                     else cast(array() as array<bigint>)
                 end
                 {%- endif %}
             )) as window_index
         from (
-{%- endif %}
+            -- position p is in firings ceil(p / slide) .. floor((p + size - 1) / slide), up to the last one, n div slide
             select
-                struct(source_rows.*) as window_row,
-                -- the buffer order: time, ties broken by the whole row
-                cast(row_number() over ({{ partition }} order by {{ window_tvf._buffer_order(timecol) }}) as bigint)
-                    as row_position,
-                count(*) over ({{ partition }}) as partition_rows
-            from {{ relation }} as source_rows
-            where source_rows.{{ timecol }} is not null
-        ) as positioned
+                positioned.window_row,
+                positioned.row_position,
+                positioned.partition_rows,
+                (positioned.row_position + {{ slide - 1 }}) div {{ slide }} as first_firing,
+                least(
+                    positioned.partition_rows div {{ slide }},
+                    (positioned.row_position + {{ size - 1 }}) div {{ slide }}
+                ) as last_firing
+            from (
+{{ positioned }}
+            ) as positioned
+        ) as ranged
     ) as numbered
-{%- if slide is none and not emit_incomplete %}
-    -- a firing that never reached size rows never fires
-    where numbered.window_index * {{ size }} <= numbered.partition_rows
 {%- endif %}
 ) as fired
 {%- endmacro %}
