@@ -1,7 +1,7 @@
 -- Flink: clicks.keyBy(user_id).window(TumblingEventTimeWindows.of(30 minutes)).evictor(CountEvictor.of(2)):
 -- only the last 2 clicks of each user and half hour reach the window function.
 with clicks_30m as (
-    {{ window_tvf.tumble(ref('stg_clicks'), 'clicked_at', '30 minutes') }}
+    {{ window_tvf.tumble(ref('stg_datastream_clicks'), 'clicked_at', '30 minutes') }}
 ),
 
 last_2_clicks as (

@@ -69,7 +69,7 @@ def test_evictor_keeps_the_input_columns(built: DbtRun, spark) -> None:
     ]
 
 
-CLICKS = "ref('stg_clicks'), 'clicked_at'"
+CLICKS = "ref('stg_datastream_clicks'), 'clicked_at'"
 PANES = "ref('int_clicks_tumble_30m_last_2_by_user'), 'clicked_at'"
 
 BAD_CALLS = [
@@ -110,18 +110,18 @@ BAD_CALLS = [
     ),
     pytest.param(
         f"count_window({CLICKS}, 3, partition_by=['user_id', 'account_id'])",
-        """window_tvf.count_window: argument 'partition_by' got "account_id"; no such column in window_tvf.stg_clicks""",
+        """window_tvf.count_window: argument 'partition_by' got "account_id"; no such column in window_tvf.stg_datastream_clicks""",
         id="unknown-partition-key",
     ),
     pytest.param(
-        "count_window(ref('stg_clicks'), 'page', 3)",
+        "count_window(ref('stg_datastream_clicks'), 'page', 3)",
         """window_tvf.count_window: argument 'timecol' got "page"; column is of type string; the time column must be"""
         " a timestamp or timestamp_ntz",
         id="time-column-not-a-timestamp",
     ),
     pytest.param(
-        "count_window(ref('stg_clicks'), 'click_time', 3)",
-        """window_tvf.count_window: argument 'timecol' got "click_time"; no such column in window_tvf.stg_clicks""",
+        "count_window(ref('stg_datastream_clicks'), 'click_time', 3)",
+        """window_tvf.count_window: argument 'timecol' got "click_time"; no such column in window_tvf.stg_datastream_clicks""",
         id="missing-time-column",
     ),
     pytest.param(

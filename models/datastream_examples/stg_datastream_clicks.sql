@@ -4,4 +4,4 @@ select
     clicked_at,
     page,
     dwell_seconds
-from {{ ref('clicks') }}
+from {{ ref('datastream_clicks') }}
