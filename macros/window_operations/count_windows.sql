@@ -57,7 +57,7 @@ from (
             positioned.partition_rows,
             (positioned.row_position - 1) div {{ size }} + 1 as window_index
         from (
-{{ positioned }}
+            {{ positioned }}
         ) as positioned
     ) as numbered
     {%- if not emit_incomplete %}
@@ -106,7 +106,7 @@ from (
                     (positioned.row_position + {{ size - 1 }}) div {{ slide }}
                 ) as last_firing
             from (
-{{ positioned }}
+            {{ positioned }}
             ) as positioned
         ) as ranged
     ) as numbered
