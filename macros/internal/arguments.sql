@@ -119,7 +119,12 @@
     {{ return(columns) }}
 {% endmacro %}
 
-{% macro _check_columns(relation, macro_name, time_column, other_columns={}) %}
+{#-
+    `window_columns`: the columns the calling macro adds to its input; an input that already has one of them is
+    rejected (the window TVFs add window_start, window_end and window_time; count_window adds its own two).
+-#}
+{% macro _check_columns(relation, macro_name, time_column, other_columns={},
+        window_columns=['window_start', 'window_end', 'window_time']) %}
     {%- set columns = window_tvf._known_columns(relation) -%}
     {%- if columns -%}
         {%- set name = window_tvf._unquoted(time_column) | lower -%}
@@ -137,7 +142,7 @@
                     "no such column in " ~ relation ~ "; its columns are: " ~ (columns.keys() | join(', '))) }}
             {%- endfor -%}
         {%- endfor -%}
-        {%- for column in ('window_start', 'window_end', 'window_time') if column in columns -%}
+        {%- for column in window_columns if column in columns -%}
             {{ window_tvf._argument_error(macro_name, 'relation', relation | string,
                 "it already has a column named " ~ column ~ ", which the window columns would duplicate; rename it first "
                 ~ "(as Flink's cascading example does: select window_time as rowtime, ...)") }}
