@@ -49,12 +49,7 @@ def equality_results(build: DbtRun) -> dict[str, tuple[str, str, int]]:
     compared = {}
     for result in build.result.results:
         node = result.node
-        if (
-            node.resource_type == "test"
-            and node.original_file_path.startswith("models/flink_examples/")
-            and getattr(node, "test_metadata", None)
-            and node.test_metadata.name == "equality"
-        ):
+        if node.resource_type == "test" and getattr(node, "test_metadata", None) and node.test_metadata.name == "equality":
             model = node.attached_node.split(".")[-1]
             expected = next(d.split(".")[-1] for d in node.depends_on.nodes if d.startswith("seed."))
             compared[model] = (expected, str(result.status), result.failures)

@@ -50,6 +50,17 @@ FILES = {
         u1,2024-01-01 09:20:00,2024-01-01 09:25:00,1
         u2,2024-01-01 09:14:59,2024-01-01 09:19:59,1
     """,
+    # Names the package's own (disabled) example nodes also use: they must not leak into this project.
+    "seeds/orders.csv": """
+        order_id,ordered_at
+        1,2024-01-01 09:00:00
+    """,
+    "models/stg_orders.sql": """
+        select order_id, ordered_at from {{ ref('orders') }}
+    """,
+    "models/bid.sql": """
+        select 1 as bid_id
+    """,
     "seeds/schema.yml": """
         seeds:
           - name: clicks
@@ -58,6 +69,8 @@ FILES = {
             config: {column_types: {window_start: timestamp, window_end: timestamp, clicks: bigint}}
           - name: expected_sessions
             config: {column_types: {user_id: string, window_start: timestamp, window_end: timestamp, clicks: bigint}}
+          - name: orders
+            config: {column_types: {order_id: int, ordered_at: timestamp}}
     """,
     "models/clicks_per_window.sql": """
         with windowed as (
@@ -106,6 +119,9 @@ def test_throwaway_project_installs_and_calls_the_package(built, tmp_path: Path)
         "seed.throwaway.clicks": "success",
         "seed.throwaway.expected_clicks_per_window": "success",
         "seed.throwaway.expected_sessions": "success",
+        "seed.throwaway.orders": "success",
+        "model.throwaway.stg_orders": "success",
+        "model.throwaway.bid": "success",
         "model.throwaway.clicks_per_window": "success",
         "model.throwaway.click_sessions": "success",
         "test.throwaway.window_tvf_equality_clicks_per_window_ref_expected_clicks_per_window_": "pass",
