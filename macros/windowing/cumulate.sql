@@ -10,12 +10,7 @@
 {% macro default__cumulate(relation, timecol, step, size, offset=none) %}
     {%- set relation = window_tvf._relation(relation, 'cumulate') -%}
     {%- set timecol = window_tvf._column_name(timecol, 'cumulate', 'timecol') -%}
-    {%- set step_us = window_tvf._positive_duration(step, 'cumulate', 'step') -%}
-    {%- set size_us = window_tvf._positive_duration(size, 'cumulate', 'size') -%}
-    {%- if size_us % step_us != 0 -%}
-        {{ window_tvf._argument_error('cumulate', 'size', size,
-            "it must be a whole multiple of step " ~ (step | tojson) ~ " (Flink's rule for CUMULATE)") }}
-    {%- endif -%}
+    {%- set step_us, size_us = window_tvf._cumulate_durations(step, size) -%}
     {%- set offset_us = window_tvf._offset_duration(offset, 'cumulate') -%}
     {%- do window_tvf._check_columns(relation, 'cumulate', timecol) -%}
     {%- set time_expr = 'source_rows.' ~ timecol -%}
@@ -33,10 +28,22 @@ from (
             transform(
                 sequence(cast({{ since_start }} div {{ step_us }} as int) + 1, {{ (size_us // step_us) }}),
                 step_count -> {{ window_tvf._plus_micros(time_expr,
-                    'step_count * ' ~ step_us ~ ' - ' ~ since_start) }}
+                    'step_count * ' ~ step_us ~ 'L - ' ~ since_start) }}
             )
         ) as window_end
     from {{ relation }} as source_rows
     where {{ time_expr }} is not null
 ) as cumulated
 {%- endmacro %}
+
+
+{#- Step and size in microseconds; size must be a whole multiple of step (Flink's rule for CUMULATE). -#}
+{% macro _cumulate_durations(step, size, macro_name='cumulate') %}
+    {%- set step_us = window_tvf._positive_duration(step, macro_name, 'step') -%}
+    {%- set size_us = window_tvf._positive_duration(size, macro_name, 'size') -%}
+    {%- if size_us % step_us != 0 -%}
+        {{ window_tvf._argument_error(macro_name, 'size', size,
+            "it must be a whole multiple of step " ~ (step | tojson) ~ " (Flink's rule for CUMULATE)") }}
+    {%- endif -%}
+    {{ return([step_us, size_us]) }}
+{% endmacro %}

@@ -28,7 +28,7 @@ from (
             transform(
                 array_repeat(0, cast(({{ size_us + slide_us - 1 }} - {{ since_start }}) div {{ slide_us }} as int)),
                 (unused, window_index) -> {{ window_tvf._plus_micros(time_expr,
-                    '-(' ~ since_start ~ ' + window_index * ' ~ slide_us ~ ')') }}
+                    '-(' ~ since_start ~ ' + window_index * ' ~ slide_us ~ 'L)') }}
             )
         ) as window_start
     from {{ relation }} as source_rows
