@@ -6,14 +6,28 @@
     group_by:   key column(s); none for one row per window
     aggregates: {output name: aggregate call}, e.g. {'price': 'sum(price)', 'bids': 'count(*)'}
     grouping:   none, 'rollup', 'cube', or a list of grouping sets such as [['item', 'supplier'], ['item'], []]
+    strategy:   'auto' (slices when every aggregate merges, see window_aggregate_slicing.sql), 'slices' (the
+                same, but an error when slicing is impossible) or 'rows' (assign rows to windows, then GROUP BY)
 #}
-{% macro window_aggregate(relation, window, group_by, aggregates, grouping=none) %}
-    {{ return(adapter.dispatch('window_aggregate', 'window_tvf')(relation, window, group_by, aggregates, grouping)) }}
+{% macro window_aggregate(relation, window, group_by, aggregates, grouping=none, strategy='auto') %}
+    {{ return(adapter.dispatch('window_aggregate', 'window_tvf')(relation, window, group_by, aggregates, grouping, strategy)) }}
 {% endmacro %}
 
-{% macro default__window_aggregate(relation, window, group_by, aggregates, grouping=none) %}
+{% macro default__window_aggregate(relation, window, group_by, aggregates, grouping=none, strategy='auto') %}
     {%- set keys = window_tvf._column_names(group_by, 'window_aggregate', 'group_by') -%}
     {%- set measures = window_tvf._aggregates(aggregates, 'window_aggregate') -%}
+    {%- if strategy not in ('auto', 'slices', 'rows') -%}
+        {{ window_tvf._argument_error('window_aggregate', 'strategy', strategy, "expected 'auto', 'slices' or 'rows'") }}
+    {%- endif -%}
+    {%- set sliced = none if strategy == 'rows' else window_tvf._sliced_aggregate(relation, window, keys, measures, grouping) -%}
+    {%- if sliced is not none -%}
+        {{ return(sliced) }}
+    {%- elif strategy == 'slices' -%}
+        {{ window_tvf._argument_error('window_aggregate', 'strategy', strategy,
+            "slicing needs a tumble, hop or cumulate window spec (or a session whose partition keys are in group_by), "
+            ~ "no grouping sets, and aggregates that merge: count, count_if, sum, min, max, avg, bool_and/every, bool_or/some "
+            ~ "(no DISTINCT)") }}
+    {%- endif -%}
     {%- set key_list = keys | join(', ') -%}
     {%- if grouping is none -%}
         {%- set grouping_clause = key_list -%}
@@ -42,11 +56,35 @@ select
     {{ key }},
     {%- endfor %}
     {%- for name, call in measures.items() %}
-    {{ call }} as {{ name }}{{ ',' if not loop.last }}
+    {{ window_tvf._row_aggregate(call) }} as {{ name }}{{ ',' if not loop.last }}
     {%- endfor %}
 from ({{ window_tvf._windowed(relation, window, 'window_aggregate') }}) as windowed_rows
 group by window_start, window_end{{ ', ' ~ grouping_clause if grouping_clause }}
 {%- endmacro %}
+
+
+{#- The sliced SQL for this aggregation, or none when it needs the row path. -#}
+{% macro _sliced_aggregate(relation, window, keys, measures, grouping) %}
+    {%- if window is none or grouping is not none -%}{{ return(none) }}{%- endif -%}
+    {%- set spec = window_tvf._window_spec(window, 'window_aggregate') -%}
+    {%- set plan = window_tvf._merge_plan(measures) -%}
+    {%- set partition_keys = window_tvf._column_names(spec.get('partition_by'), 'window_aggregate', 'partition_by') -%}
+    {%- if spec.tvf == 'dynamic_session' or (spec.tvf == 'session' and partition_keys | reject('in', keys) | list) -%}
+        {{ return(none) }}
+    {%- elif spec.tvf != 'session' and plan is none -%}
+        {{ return(none) }}
+    {%- endif -%}
+    {%- set relation = window_tvf._relation(relation, 'window_aggregate') -%}
+    {%- set timecol = window_tvf._column_name(spec.timecol, 'window_aggregate', 'timecol') -%}
+    {#- The output has no input columns, so an input with window columns (a previous step's output) is fine. -#}
+    {%- do window_tvf._check_columns(relation, 'window_aggregate', timecol, {'group_by': keys, 'partition_by': partition_keys},
+        window_columns=[]) -%}
+    {%- if spec.tvf == 'session' -%}
+        {{ return(window_tvf._session_aggregate_sql(relation, spec, keys, measures)) }}
+    {%- endif -%}
+    {{ return({'tumble': window_tvf._tumble_aggregate_sql, 'hop': window_tvf._hop_aggregate_sql,
+        'cumulate': window_tvf._cumulate_aggregate_sql}[spec.tvf](relation, spec, keys, plan)) }}
+{% endmacro %}
 
 
 {#- The windowed rows: the TVF for a window spec, or the relation itself when it is already windowed. -#}

@@ -1,0 +1,46 @@
+-- window_aggregate's sliced paths give exactly the rows of the row-assignment path (copy each row into every
+-- window, then GROUP BY), for every mergeable aggregate, on 4000 generated events: NULL keys and NULL values,
+-- times from 1969-12-30 to 1970-01-02 (before and after the epoch), hours 03:00-05:00 left empty (empty slices
+-- inside windows), offsets, a hop size that is not a multiple of its slide, a hop with gaps, a day-long hop, and
+-- cumulating and session windows.
+{%- set windows = [
+    {'tvf': 'tumble', 'timecol': 'event_time', 'size': '10 minutes'},
+    {'tvf': 'tumble', 'timecol': 'event_time', 'size': '1 day', 'offset': '-6 hours'},
+    {'tvf': 'hop', 'timecol': 'event_time', 'slide': '5 minutes', 'size': '10 minutes'},
+    {'tvf': 'hop', 'timecol': 'event_time', 'slide': '7 minutes', 'size': '30 minutes', 'offset': '2 minutes'},
+    {'tvf': 'hop', 'timecol': 'event_time', 'slide': '1 hour', 'size': '20 minutes'},
+    {'tvf': 'hop', 'timecol': 'event_time', 'slide': '10 minutes', 'size': '1 day', 'offset': '3 minutes'},
+    {'tvf': 'cumulate', 'timecol': 'event_time', 'step': '1 hour', 'size': '1 day'},
+    {'tvf': 'cumulate', 'timecol': 'event_time', 'step': '10 minutes', 'size': '1 hour', 'offset': '-20 minutes'},
+    {'tvf': 'session', 'timecol': 'event_time', 'gap': '20 minutes', 'partition_by': 'event_key'},
+] %}
+{%- set aggregates = {
+    'events': 'count(*)', 'amounts': 'count(amount)', 'total': 'sum(amount)', 'smallest': 'min(amount)',
+    'largest': 'max(amount)', 'mean': 'avg(amount)', 'positives': 'count_if(amount > 0)',
+    'all_positive': 'bool_and(amount > 0)', 'any_large': 'bool_or(amount > 600)',
+} %}
+{%- set columns = ['window_case', 'window_start', 'window_end', 'window_time', 'event_key'] + aggregates.keys() | list %}
+
+with events as (
+    select
+        case when id % 7 = 0 then null else concat('k', id % 3) end as event_key,
+        timestampadd(second, cast(pmod(xxhash64(id), 3 * 86400) as int), timestamp'1969-12-30 00:00:00') as event_time,
+        case when id % 5 = 0 then null else cast(pmod(xxhash64(id, 1), 1000) as int) - 300 end as amount
+    from range(4000)
+),
+
+hour_gaps as (
+    select * from events where hour(event_time) not in (3, 4)
+),
+
+{% for strategy in ['slices', 'rows'] %}
+{{ strategy }}_results as (
+    {% for window in windows %}
+    select {{ loop.index }} as window_case, *
+    from ({{ window_tvf.window_aggregate('hour_gaps', window, 'event_key', aggregates, strategy=strategy) }}) as aggregated
+    {% if not loop.last %}union all{% endif %}
+    {% endfor %}
+){{ ',' if loop.first }}
+{% endfor %}
+
+{{ window_tvf.rowset_diff('slices_results', 'rows_results', columns) }}
