@@ -12,7 +12,7 @@ export DBT_PROFILES_DIR ?= $(CURDIR)
 export SPARK_LOCAL_IP ?= 127.0.0.1
 export DBT_SEND_ANONYMOUS_USAGE_STATS ?= False
 
-.PHONY: setup pipeline test lock clean
+.PHONY: setup pipeline test bench lock clean
 
 $(BIN)/.synced: requirements.lock
 	@scripts/check_prerequisites.sh
@@ -32,6 +32,11 @@ pipeline: setup
 test: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/pytest
+
+# The window aggregation benchmark (about 20 minutes): prints a table and writes docs/benchmarks.md.
+bench: setup
+	@scripts/check_prerequisites.sh
+	$(BIN)/python bench/window_aggregation.py
 
 # Recompile the lock file after editing requirements.in.
 lock: setup

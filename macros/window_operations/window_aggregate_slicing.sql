@@ -3,11 +3,14 @@
     window_aggregate when every aggregate can be merged from partial results.
 
     - tumble:   one GROUP BY on the window start computed per row.
-    - hop:      partial results per slice of gcd(size, slide); each window merges the slices it covers. Windows are
-                listed once, at their first non-empty slice, so the work follows the output, not rows x windows.
-                The merge uses the van Herk/Gil-Werman block split: blocks of one window size, so a window covers
-                the tail of one block and the head of the next; running merges over each block (one ascending,
-                one descending) give both parts for every window in linear time, for min/max as well as sums.
+    - hop:      partial results per slice of gcd(size, slide); each window merges the slices it covers.
+                When a slice lies in at most 64 windows, each slice's partials are copied into its windows and
+                merged by one GROUP BY (like window() on rows, but on slices: far fewer when keys are dense).
+                For larger overlaps (1 day / 1 minute: 1440 windows per slice) windows are listed once, at their
+                first non-empty slice, and merged with the van Herk/Gil-Werman block split: blocks of one window
+                size, so a window covers the tail of one block and the head of the next; running merges over
+                each block (one ascending, one descending) give both parts of every window in linear time, for
+                min/max as well as sums.
     - cumulate: partial results per step slice; a running merge within each max-size period gives every window
                 ending after that slice, up to the next non-empty slice.
     - session:  one sort per partition numbers the sessions, then a GROUP BY on that number.
@@ -124,6 +127,9 @@ from ({{ source }}) as merged_windows
     {%- set ns = namespace(a=slide, b=size) -%}
     {%- for _ in range(64) if ns.b != 0 -%}{%- set ns.a, ns.b = ns.b, ns.a % ns.b -%}{%- endfor -%}
     {%- set slice = ns.a -%}
+    {%- if (size + slide - 1) // slide <= 64 -%}
+        {{ return(window_tvf._hop_fan_out_sql(relation, spec, keys, plan, slice, offset)) }}
+    {%- endif -%}
     {%- set key_list = keys | join(', ') -%}
     {%- set by_key = ('partition by ' ~ key_list) if keys else '' -%}
     {%- set by_block = 'partition by ' ~ (keys + ['block_index']) | join(', ') -%}
@@ -223,6 +229,27 @@ select
 from window_tvf__parts
 where window_start is not null
 group by {% for key in keys %}{{ key }}, {% endfor %}window_start
+    {%- endset -%}
+    {{ return(window_tvf._sliced_output(keys, plan, source)) }}
+{% endmacro %}
+
+
+{#- Hop by copying slice partials into their windows (the hop TVF over the slices), then one GROUP BY. -#}
+{% macro _hop_fan_out_sql(relation, spec, keys, plan, slice, offset) %}
+    {%- set source -%}
+with window_tvf__slices as (
+    {{ window_tvf._slices_sql(relation, spec.timecol, keys, plan, slice, offset) }}
+)
+
+select
+    {% for key in keys %}{{ key }}, {% endfor -%}
+    window_start,
+    window_end,
+    {%- for column, partial, merge in window_tvf._partial_columns(plan) %}
+    {{ merge }}({{ column }}) as {{ column }}{{ ',' if not loop.last }}
+    {%- endfor %}
+from ({{ window_tvf.hop('window_tvf__slices', 'slice_start', spec.slide, spec.size, spec.get('offset')) }}) as slices_in_windows
+group by {% for key in keys %}{{ key }}, {% endfor %}window_start, window_end
     {%- endset -%}
     {{ return(window_tvf._sliced_output(keys, plan, source)) }}
 {% endmacro %}

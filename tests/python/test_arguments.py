@@ -151,6 +151,16 @@ BAD_CALLS = [
         id="unknown-tvf",
     ),
     pytest.param(
+        "window_aggregate(ref('stg_bid'), TUMBLE_10M, 'item', {'n': 'count(*)'}, strategy='fast')",
+        """window_tvf.window_aggregate: argument 'strategy' got "fast"; expected 'auto', 'slices' or 'rows'""",
+        id="unknown-strategy",
+    ),
+    pytest.param(
+        "window_aggregate(ref('stg_bid'), TUMBLE_10M, 'item', {'n': 'count(distinct price)'}, strategy='slices')",
+        """window_tvf.window_aggregate: argument 'strategy' got "slices"; slicing needs""",
+        id="slices-impossible",
+    ),
+    pytest.param(
         "window_topn(ref('stg_bid'), {'tvf': 'hop', 'timecol': 'bidtime', 'size': '1 hour'}, 3, ['price desc'])",
         "a hop window needs 'slide' (required: timecol, slide, size)",
         id="window-spec-missing-argument",

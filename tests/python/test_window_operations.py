@@ -22,6 +22,8 @@ DATA_TESTS = {
     "assert_cascaded_windows_equal_direct_windows",
     "assert_dynamic_session_gaps",
     "assert_window_semi_anti_join_null_keys",
+    "assert_sliced_aggregation_equals_row_assignment",
+    "assert_many_windows_per_row",
 }
 
 
@@ -52,3 +54,17 @@ def test_dynamic_session_rejects_a_gap_that_is_not_positive(built: DbtRun) -> No
                    "{{ window_tvf.dynamic_session('events', 't', 'gap') }}"])
     assert not run.success
     assert "window_tvf.dynamic_session: gap_ms must be positive, got 0" in run.messages
+
+
+def test_mergeable_aggregates_are_sliced_and_others_assign_rows(built: DbtRun) -> None:
+    hop = "{'tvf': 'hop', 'timecol': 'bidtime', 'slide': '5 minutes', 'size': '1 hour'}"
+
+    def compiled(aggregates: str) -> str:
+        run = run_dbt(["compile", "--quiet", "--inline",
+                       f"{{{{ window_tvf.window_aggregate(ref('stg_bid'), {hop}, 'item', {aggregates}) }}}}"])
+        assert run.success, run.messages
+        return run.result.results[0].node.compiled_code
+
+    assert "window_tvf__slices" in compiled("{'n': 'count(*)', 'top': 'max(price)', 'mean': 'avg(price)'}")
+    row_path = compiled("{'items': 'count(distinct item)'}")
+    assert "window_tvf__slices" not in row_path and "explode(" in row_path
