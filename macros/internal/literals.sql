@@ -58,3 +58,13 @@
     {%- endfor -%}
     {{ return(found) }}
 {% endmacro %}
+
+
+{#- Every column of `columns` (as from _required_columns) in order, replaced by `expressions[name]` where given. -#}
+{% macro _project_columns(columns, expressions) %}
+    {%- set projection = [] -%}
+    {%- for name in columns -%}
+        {%- do projection.append(expressions[name] ~ ' as `' ~ name ~ '`' if name in expressions else 'source_rows.`' ~ name ~ '`') -%}
+    {%- endfor -%}
+    {{ return(projection | join(',\n    ')) }}
+{% endmacro %}

@@ -27,3 +27,13 @@
     {{ window_tvf._plus_micros('window_start', size) }} as window_end,
     {{ window_tvf._plus_micros('window_start', size - 1000) }} as window_time
 {%- endmacro %}
+
+{#- The leading columns of a window result: window_start, window_end, window_time, then the keys. -#}
+{% macro _window_and_keys(keys) -%}
+    window_start,
+    window_end,
+    {{ window_tvf._plus_micros('window_end', -1000) }} as window_time,
+    {%- for key in keys %}
+    {{ key }},
+    {%- endfor %}
+{%- endmacro %}

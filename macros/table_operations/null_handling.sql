@@ -40,14 +40,12 @@
         {%- endif -%}
     {%- endfor -%}
     {%- if not execute -%}{{ return('select * from ' ~ relation) }}{%- endif -%}
-select
-    {%- for name, data_type in all_columns.items() %}
-    {% if name in fills -%}
-    coalesce(source_rows.`{{ name }}`, cast({{ window_tvf._sql_literal(fills[name]) }} as {{ data_type }})) as `{{ name }}`
-    {%- else -%}
-    source_rows.`{{ name }}`
-    {%- endif %}{{ ',' if not loop.last }}
+    {%- set expressions = {} -%}
+    {%- for name, fill in fills.items() -%}
+        {%- do expressions.update({name: 'coalesce(source_rows.`' ~ name ~ '`, cast(' ~ window_tvf._sql_literal(fill) ~ ' as ' ~ all_columns[name] ~ '))'}) -%}
     {%- endfor %}
+select
+    {{ window_tvf._project_columns(all_columns, expressions) }}
 from {{ relation }} as source_rows
 {%- endmacro %}
 

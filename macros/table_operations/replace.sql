@@ -26,18 +26,16 @@
         {%- endfor -%}
     {%- endfor -%}
     {%- if not execute -%}{{ return('select * from ' ~ relation) }}{%- endif -%}
-select
-    {%- for name, data_type in all_columns.items() %}
-    {% if name in targets -%}
-    case
-        {%- for old, new in replacement.items() %}
-        when source_rows.`{{ name }}` = {{ window_tvf._sql_literal(old) }} then cast({{ window_tvf._sql_literal(new) }} as {{ data_type }})
-        {%- endfor %}
-        else source_rows.`{{ name }}`
-    end as `{{ name }}`
-    {%- else -%}
-    source_rows.`{{ name }}`
-    {%- endif %}{{ ',' if not loop.last }}
+    {%- set expressions = {} -%}
+    {%- for name in targets -%}
+        {%- set cases = [] -%}
+        {%- for old, new in replacement.items() -%}
+            {%- do cases.append('when source_rows.`' ~ name ~ '` = ' ~ window_tvf._sql_literal(old)
+                ~ ' then cast(' ~ window_tvf._sql_literal(new) ~ ' as ' ~ all_columns[name] ~ ')') -%}
+        {%- endfor -%}
+        {%- do expressions.update({name: 'case ' ~ cases | join(' ') ~ ' else source_rows.`' ~ name ~ '` end'}) -%}
     {%- endfor %}
+select
+    {{ window_tvf._project_columns(all_columns, expressions) }}
 from {{ relation }} as source_rows
 {%- endmacro %}

@@ -49,12 +49,7 @@
             "expected none, 'rollup', 'cube' (with group_by keys) or a list of grouping sets such as [['item'], []]") }}
     {%- endif -%}
 select
-    window_start,
-    window_end,
-    {{ window_tvf._plus_micros('window_end', -1000) }} as window_time,
-    {%- for key in keys %}
-    {{ key }},
-    {%- endfor %}
+    {{ window_tvf._window_and_keys(keys) }}
     {%- for name, call in measures.items() %}
     {{ window_tvf._row_aggregate(call) }} as {{ name }}{{ ',' if not loop.last }}
     {%- endfor %}

@@ -88,12 +88,7 @@
 {#- The output columns: window bounds, keys, then each aggregate's final value from its merged partials. -#}
 {% macro _sliced_output(keys, plan, source) %}
 select
-    window_start,
-    window_end,
-    {{ window_tvf._plus_micros('window_end', -1000) }} as window_time,
-    {%- for key in keys %}
-    {{ key }},
-    {%- endfor %}
+    {{ window_tvf._window_and_keys(keys) }}
     {%- for measure in plan %}
     {{ measure.final }} as {{ measure.name }}{{ ',' if not loop.last }}
     {%- endfor %}
@@ -303,12 +298,7 @@ group by {% for key in keys %}{{ key }}, {% endfor %}window_start, window_end
     {%- set by_partition = ('partition by ' ~ partition_keys | join(', ') ~ ' ') if partition_keys else '' -%}
     {%- set time_expr = 'source_rows.' ~ spec.timecol -%}
 select
-    window_start,
-    window_end,
-    {{ window_tvf._plus_micros('window_end', -1000) }} as window_time,
-    {%- for key in keys %}
-    {{ key }},
-    {%- endfor %}
+    {{ window_tvf._window_and_keys(keys) }}
     {%- for name, call in measures.items() %}
     {{ name }}{{ ',' if not loop.last }}
     {%- endfor %}

@@ -16,12 +16,7 @@
     {%- endif -%}
     {%- set timecol = window_tvf._column_name(timecol, 'window_collect', 'timecol') -%}
 select
-    window_start,
-    window_end,
-    {{ window_tvf._plus_micros('window_end', -1000) }} as window_time,
-    {%- for key in keys %}
-    {{ key }},
-    {%- endfor %}
+    {{ window_tvf._window_and_keys(keys) }}
     -- sorting (time, row) pairs orders the elements by time, and equal times by the whole row
     transform(
         array_sort(collect_list(struct(windowed_rows.{{ timecol }} as element_time, struct(windowed_rows.*) as element))),

@@ -14,23 +14,25 @@
     {%- set offset_us = window_tvf._offset_duration(offset, 'cumulate') -%}
     {%- do window_tvf._check_columns(relation, 'cumulate', timecol) -%}
     {%- set time_expr = 'source_rows.' ~ timecol -%}
-    {%- set since_start = window_tvf._since_grid_start(time_expr, size_us, offset_us) -%}
 select
     cumulated.*,
     {{ window_tvf._plus_micros('window_end', -1000) }} as window_time
 from (
     select
         source_rows.*,
-        {{ window_tvf._plus_micros(time_expr, '-' ~ since_start) }} as window_start,
-        -- the row, d after its period's start, is in the windows ending start + j * step after it:
-        -- j from floor(d / step) + 1 to size / step
-        explode(
-            transform(
-                sequence(cast({{ since_start }} div {{ step_us }} as int) + 1, {{ (size_us // step_us) }}),
-                step_count -> {{ window_tvf._plus_micros(time_expr,
-                    'step_count * ' ~ step_us ~ 'L - ' ~ since_start) }}
+        -- d, the distance back to the start of the row's max-size period, is computed once per row (bound by the
+        -- outer lambda); the row is in the windows ending start + j * step after it: j from floor(d / step) + 1
+        -- to size / step
+        inline(flatten(transform(
+            array({{ window_tvf._since_grid_start(time_expr, size_us, offset_us) }}),
+            since_start -> transform(
+                sequence(cast(since_start div {{ step_us }}L as int) + 1, {{ size_us // step_us }}),
+                step_count -> struct(
+                    {{ window_tvf._plus_micros(time_expr, '-since_start') }} as window_start,
+                    {{ window_tvf._plus_micros(time_expr, 'step_count * ' ~ step_us ~ 'L - since_start') }} as window_end
+                )
             )
-        ) as window_end
+        )))
     from {{ relation }} as source_rows
     where {{ time_expr }} is not null
 ) as cumulated

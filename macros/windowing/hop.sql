@@ -15,22 +15,22 @@
     {%- set offset_us = window_tvf._offset_duration(offset, 'hop') -%}
     {%- do window_tvf._check_columns(relation, 'hop', timecol) -%}
     {%- set time_expr = 'source_rows.' ~ timecol -%}
-    {%- set since_start = window_tvf._since_grid_start(time_expr, slide_us, offset_us) -%}
 select
     hopped.*,
     {{ window_tvf._window_end_and_time(size_us) }}
 from (
     select
         source_rows.*,
-        -- window k (k = 0, 1, ...) starts k slides before the latest grid start at or before the row, d before it;
-        -- it holds the row while k * slide + d < size: ceil((size - d) / slide) windows, none in a gap
-        explode(
-            transform(
-                array_repeat(0, cast(({{ size_us + slide_us - 1 }} - {{ since_start }}) div {{ slide_us }} as int)),
-                (unused, window_index) -> {{ window_tvf._plus_micros(time_expr,
-                    '-(' ~ since_start ~ ' + window_index * ' ~ slide_us ~ 'L)') }}
+        -- d, the distance back to the latest grid start, is computed once per row (bound by the outer lambda);
+        -- window k (k = 0, 1, ...) starts k slides before that start and holds the row while k * slide + d < size:
+        -- ceil((size - d) / slide) windows, none when the row is in a gap
+        explode(flatten(transform(
+            array({{ window_tvf._since_grid_start(time_expr, slide_us, offset_us) }}),
+            since_start -> transform(
+                array_repeat(0, cast(({{ size_us + slide_us - 1 }}L - since_start) div {{ slide_us }}L as int)),
+                (unused, window_index) -> {{ window_tvf._plus_micros(time_expr, '-(since_start + window_index * ' ~ slide_us ~ 'L)') }}
             )
-        ) as window_start
+        ))) as window_start
     from {{ relation }} as source_rows
     where {{ time_expr }} is not null
 ) as hopped

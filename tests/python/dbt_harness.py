@@ -48,3 +48,10 @@ def run_dbt(args: list[str], project_dir: Path = REPO) -> DbtRun:
         [*args, "--project-dir", str(project_dir), "--profiles-dir", str(project_dir)]
     )
     return DbtRun(outcome.success, outcome.result, outcome.exception, log)
+
+
+def compile_error(sql: str) -> str:
+    """What dbt reported for inline SQL that must fail to compile."""
+    run = run_dbt(["compile", "--quiet", "--inline", sql])
+    assert not run.success, f"compiled, but should have failed: {sql}"
+    return run.messages

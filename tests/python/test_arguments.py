@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dbt_harness import DbtRun, run_dbt
+from dbt_harness import DbtRun, compile_error, run_dbt
 
 MINUTE = 60_000_000
 
@@ -221,6 +221,4 @@ BAD_CALLS = [
 @pytest.mark.parametrize("call, message", BAD_CALLS)
 def test_bad_arguments_fail_at_compile_time(built: DbtRun, call: str, message: str) -> None:
     tumble_10m = "{'tvf': 'tumble', 'timecol': 'bidtime', 'size': '10 minutes'}"
-    run = run_dbt(["compile", "--quiet", "--inline", "{{ window_tvf." + call.replace("TUMBLE_10M", tumble_10m) + " }}"])
-    assert not run.success
-    assert message in run.messages
+    assert message in compile_error("{{ window_tvf." + call.replace("TUMBLE_10M", tumble_10m) + " }}")
