@@ -26,8 +26,11 @@
         'bool_and': 'bool_and', 'every': 'bool_and', 'bool_or': 'bool_or', 'some': 'bool_or'} -%}
     {%- set plan = [] -%}
     {%- for name, call in measures.items() -%}
-        {%- set match = modules.re.match("^\s*([A-Za-z_]+)\s*\((.*)\)\s*$", call, modules.re.DOTALL) -%}
-        {%- set function, arguments = match.group(1) | lower, match.group(2) -%}
+        {%- set single_call = window_tvf._single_call(call) -%}
+        {%- if single_call is none -%}
+            {{ return(none) }}
+        {%- endif -%}
+        {%- set function, arguments = single_call -%}
         {%- if (arguments | trim | lower).startswith('distinct') -%}
             {{ return(none) }}
         {%- elif function in ('avg', 'mean') -%}
@@ -54,24 +57,44 @@
 
 {#- The row path's call for an aggregate: avg as sum / count, like the sliced path. -#}
 {% macro _row_aggregate(call) %}
-    {%- set match = modules.re.match("(?is)^\s*(avg|mean)\s*\((.*)\)\s*$", call) -%}
-    {%- if match and not (match.group(2) | trim | lower).startswith('distinct') -%}
-        {{ return('try_divide(sum(' ~ match.group(2) ~ '), count(' ~ match.group(2) ~ '))') }}
+    {%- set single_call = window_tvf._single_call(call) -%}
+    {%- if single_call and single_call[0] in ('avg', 'mean') and not (single_call[1] | trim | lower).startswith('distinct') -%}
+        {{ return('try_divide(sum(' ~ single_call[1] ~ '), count(' ~ single_call[1] ~ '))') }}
     {%- endif -%}
     {{ return(call) }}
 {% endmacro %}
 
+{#-
+    [function name, arguments] when `call` is exactly one function call, such as 'sum(price * qty)'; none for a
+    compound expression such as 'max(a) - min(a)', which cannot be merged from partials of its parts' kind.
+-#}
+{% macro _single_call(call) %}
+    {%- set match = modules.re.match("(?s)^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)\s*$", call) -%}
+    {%- if not match -%}{{ return(none) }}{%- endif -%}
+    {%- set scan = namespace(depth=0, closed_early=false, quote=none) -%}
+    {%- for character in match.group(2) -%}
+        {%- if scan.quote -%}
+            {%- if character == scan.quote -%}{%- set scan.quote = none -%}{%- endif -%}
+        {%- elif character in ("'", '"', '`') -%}
+            {%- set scan.quote = character -%}
+        {%- elif character == '(' -%}
+            {%- set scan.depth = scan.depth + 1 -%}
+        {%- elif character == ')' -%}
+            {%- set scan.depth = scan.depth - 1 -%}
+            {%- if scan.depth < 0 -%}{%- set scan.closed_early = true -%}{%- endif -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(none if scan.closed_early or scan.depth != 0 else [match.group(1) | lower, match.group(2)]) }}
+{% endmacro %}
+
 
 {#- Partial results per (keys, slice): slices of `slice_us` on the grid offset + k * slice. -#}
-{% macro _slices_sql(relation, timecol, keys, plan, slice_us, offset_us, extra_columns=[]) %}
+{% macro _slices_sql(relation, timecol, keys, plan, slice_us, offset_us) %}
     {%- set time_expr = 'source_rows.' ~ timecol -%}
     select
         {% for key in keys %}{{ key }}, {% endfor -%}
         slice_start,
         {{ window_tvf._epoch_micros('slice_start') }} as slice_us,
-        {%- for column in extra_columns %}
-        {{ column }},
-        {%- endfor %}
         {%- for column, partial, merge in window_tvf._partial_columns(plan) %}
         {{ partial }} as {{ column }}{{ ',' if not loop.last }}
         {%- endfor %}

@@ -66,5 +66,6 @@ def test_mergeable_aggregates_are_sliced_and_others_assign_rows(built: DbtRun) -
         return run.result.results[0].node.compiled_code
 
     assert "window_tvf__slices" in compiled("{'n': 'count(*)', 'top': 'max(price)', 'mean': 'avg(price)'}")
-    row_path = compiled("{'items': 'count(distinct item)'}")
-    assert "window_tvf__slices" not in row_path and "explode(" in row_path
+    for not_mergeable in ["{'items': 'count(distinct item)'}", "{'spread': 'max(price) - min(price)'}"]:
+        row_path = compiled(not_mergeable)
+        assert "window_tvf__slices" not in row_path and "explode(" in row_path
