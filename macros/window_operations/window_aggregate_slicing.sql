@@ -318,8 +318,6 @@ group by {% for key in keys %}{{ key }}, {% endfor %}window_start, window_end
 {% macro _session_aggregate_sql(relation, spec, keys, measures) %}
     {%- set gap = window_tvf._positive_duration(spec.gap, 'window_aggregate', 'gap') -%}
     {%- set partition_keys = window_tvf._column_names(spec.get('partition_by'), 'window_aggregate', 'partition_by') -%}
-    {%- set by_partition = ('partition by ' ~ partition_keys | join(', ') ~ ' ') if partition_keys else '' -%}
-    {%- set time_expr = 'source_rows.' ~ spec.timecol -%}
 select
     {{ window_tvf._window_and_keys(keys) }}
     {%- for name, call in measures.items() %}
@@ -334,27 +332,7 @@ from (
         {{ window_tvf._row_aggregate(call) }} as {{ name }}{{ ',' if not loop.last }}
         {%- endfor %}
     from (
-        select
-            marked.*,
-            sum(window_tvf__starts) over ({{ by_partition }}order by window_tvf__time rows between unbounded preceding and current row)
-                as window_tvf__session
-        from (
-            select
-                timed.*,
-                case
-                    when max(window_tvf__row_end) over ({{ by_partition }}order by window_tvf__time
-                        rows between unbounded preceding and 1 preceding) >= window_tvf__time then 0
-                    else 1
-                end as window_tvf__starts
-            from (
-                select
-                    source_rows.*,
-                    {{ time_expr }} as window_tvf__time,
-                    {{ window_tvf._plus_micros(time_expr, gap) }} as window_tvf__row_end
-                from {{ relation }} as source_rows
-                where {{ time_expr }} is not null
-            ) as timed
-        ) as marked
+        {{ window_tvf._numbered_sessions(relation, spec.timecol, gap, 'source_rows.*', partition_keys) }}
     ) as numbered
     group by {% for key in partition_keys %}{{ key }}, {% endfor %}window_tvf__session
         {%- for key in keys if key not in partition_keys %}, {{ key }}{% endfor %}

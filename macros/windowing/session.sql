@@ -49,19 +49,11 @@
 {% endmacro %}
 
 
-{#-
-    The input row travels as one struct column, so helper columns never mix with (or shadow) the user's.
-    A row starts a new session when no earlier row's window reaches it: its time is after the running maximum of
-    the earlier rows' window ends (with a static gap that is the previous row's time + gap).
--#}
+{#- The input row travels as one struct column, so the helper columns never mix with (or shadow) the user's. -#}
 {% macro _session_sql(relation, timecol, gap_us, keys) %}
-    {%- set source_keys, row_keys = [], [] -%}
-    {%- for key in keys -%}
-        {%- do source_keys.append('source_rows.' ~ key) -%}
-        {%- do row_keys.append('session_row.' ~ key) -%}
-    {%- endfor -%}
-    {%- set row_partition = ('partition by ' ~ row_keys | join(', ') ~ ' ') if row_keys else '' -%}
-    {%- set session_partition = 'partition by ' ~ (row_keys + ['session_index']) | join(', ') -%}
+    {%- set row_keys = [] -%}
+    {%- for key in keys -%}{%- do row_keys.append('session_row.' ~ key) -%}{%- endfor -%}
+    {%- set session_partition = 'partition by ' ~ (row_keys + ['window_tvf__session']) | join(', ') -%}
 select
     sessions.session_row.*,
     sessions.window_start,
@@ -70,39 +62,45 @@ select
 from (
     select
         session_row,
-        min(session_time) over ({{ session_partition }}) as window_start,
-        max(row_window_end) over ({{ session_partition }}) as window_end
+        min(window_tvf__time) over ({{ session_partition }}) as window_start,
+        max(window_tvf__row_end) over ({{ session_partition }}) as window_end
+    from (
+        {{ window_tvf._numbered_sessions(relation, timecol, gap_us, 'struct(source_rows.*) as session_row', row_keys) }}
+    ) as numbered
+) as sessions
+{%- endmacro %}
+
+
+{#-
+    The rows of `relation` with a time, each opening the window [time, time + gap), numbered by session within
+    `partition` (expressions over the `carried` columns). A row starts a new session when no earlier row's window
+    reaches it: its time is after the running maximum of the earlier rows' window ends (with a static gap, the
+    previous row's time + gap). Columns: the carried ones, window_tvf__time, window_tvf__row_end,
+    window_tvf__starts and window_tvf__session (the running count of session starts). Shared by the session TVFs
+    and the session path of window_aggregate.
+-#}
+{% macro _numbered_sessions(relation, timecol, gap_us, carried, partition) %}
+    {%- set by_partition = ('partition by ' ~ partition | join(', ') ~ ' ') if partition else '' -%}
+    {%- set time_expr = 'source_rows.' ~ timecol -%}
+select
+    marked.*,
+    sum(window_tvf__starts) over ({{ by_partition }}order by window_tvf__time rows between unbounded preceding and current row)
+        as window_tvf__session
+from (
+    select
+        timed.*,
+        case
+            when max(window_tvf__row_end) over ({{ by_partition }}order by window_tvf__time
+                rows between unbounded preceding and 1 preceding) >= window_tvf__time then 0
+            else 1
+        end as window_tvf__starts
     from (
         select
-            session_row,
-            session_time,
-            row_window_end,
-            -- sessions numbered in time order within the partition: a running count of session starts
-            sum(starts_session) over (
-                {{ row_partition }}order by session_time
-                rows between unbounded preceding and current row
-            ) as session_index
-        from (
-            select
-                session_row,
-                session_time,
-                row_window_end,
-                case
-                    when max(row_window_end) over (
-                        {{ row_partition }}order by session_time
-                        rows between unbounded preceding and 1 preceding
-                    ) >= session_time then 0
-                    else 1
-                end as starts_session
-            from (
-                select
-                    struct(source_rows.*) as session_row,
-                    source_rows.{{ timecol }} as session_time,
-                    {{ window_tvf._plus_micros('source_rows.' ~ timecol, gap_us) }} as row_window_end
-                from {{ relation }} as source_rows
-                where source_rows.{{ timecol }} is not null
-            ) as rows_with_windows
-        ) as marked
-    ) as indexed
-) as sessions
+            {{ carried }},
+            {{ time_expr }} as window_tvf__time,
+            {{ window_tvf._plus_micros(time_expr, gap_us) }} as window_tvf__row_end
+        from {{ relation }} as source_rows
+        where {{ time_expr }} is not null
+    ) as timed
+) as marked
 {%- endmacro %}
