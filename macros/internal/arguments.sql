@@ -177,3 +177,17 @@
     {%- endfor -%}
     {{ return(pairs) }}
 {% endmacro %}
+
+{#- An ISO 8601 time such as Airflow's '2026-01-01T02:00:00+00:00' (no zone: UTC), as an aware UTC datetime. -#}
+{% macro _utc_instant(value, macro_name, argument) %}
+    {%- set text = (value | string | trim).replace('Z', '+00:00').replace('z', '+00:00') -%}
+    {%- set parsed = none -%}
+    {%- if modules.re.match("^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?)?([+-]\d{2}:\d{2})?$", text) -%}
+        {%- set parsed = modules.datetime.datetime.fromisoformat(text) -%}
+    {%- endif -%}
+    {%- if parsed is none -%}
+        {{ window_tvf._argument_error(macro_name, argument, value,
+            "expected an ISO 8601 time such as '2026-01-01T02:00:00+00:00' (Airflow's data_interval_start)") }}
+    {%- endif -%}
+    {{ return((parsed if parsed.tzinfo else parsed.replace(tzinfo=modules.pytz.utc)).astimezone(modules.pytz.utc)) }}
+{% endmacro %}

@@ -37,7 +37,45 @@ def test_duration_forms() -> None:
     assert dict(zip(forms, map(int, parsed))) == forms
 
 
+def test_recompute_from_bound() -> None:
+    """interval start - lateness - largest window, rounded down to the partition; none without an interval."""
+    sql = (
+        "{{ window_tvf.recompute_from('2026-01-01T02:00:00+00:00', '2 hours', '1 hour') }};"
+        "{{ window_tvf.recompute_from('2026-01-01 02:30', '30 minutes', '0 seconds', 'hour') }};"
+        "{{ window_tvf.recompute_from(none, '2 hours', '1 day') }}"
+    )
+    run = run_dbt(["compile", "--quiet", "--inline", sql])
+    assert run.success, run.messages
+    assert run.result.results[0].node.compiled_code.split(";") == [
+        "date_trunc('day', timestamp'2025-12-31 23:00:00.000000Z')",
+        "date_trunc('hour', timestamp'2026-01-01 02:00:00.000000Z')",
+        "None",
+    ]
+
+
 BAD_CALLS = [
+    pytest.param(
+        "recompute_from('yesterday', '2 hours', '1 hour')",
+        """window_tvf.recompute_from: argument 'interval_start' got "yesterday"; expected an ISO 8601 time""",
+        id="recompute-from-not-a-time",
+    ),
+    pytest.param(
+        "recompute_from('2026-01-01T02:00:00+00:00', '-2 hours', '1 hour')",
+        """window_tvf.recompute_from: argument 'allowed_lateness' got "-2 hours"; it must be zero or a positive""",
+        id="recompute-from-negative-lateness",
+    ),
+    pytest.param(
+        "recompute_from('2026-01-01T02:00:00+00:00', '2 hours', '1 hour', 'minute')",
+        """window_tvf.recompute_from: argument 'partition_granularity' got "minute"; expected one of hour, day""",
+        id="recompute-from-granularity",
+    ),
+    pytest.param(
+        "incremental_window_aggregate(ref('stg_bid'), {'tvf': 'dynamic_session', 'timecol': 'bidtime', "
+        "'gap_ms': '1000'}, 'item', {'n': 'count(*)'}, '2026-01-01T02:00:00Z', '2 hours')",
+        "window_tvf.incremental_window_aggregate: argument 'window' got {\"tvf\": \"dynamic_session\", "
+        "\"timecol\": \"bidtime\", \"gap_ms\": \"1000\"}; a dynamic_session's gap depends on each row",
+        id="incremental-dynamic-session",
+    ),
     pytest.param(
         "tumble(ref('stg_bid'), 'bidtime', '10 fortnights')",
         """window_tvf.tumble: argument 'size' got "10 fortnights"; unknown unit 'fortnights'""",

@@ -1,0 +1,153 @@
+"""Seeded generator of raw landing files: order events (one JSON-lines file per arrival hour) and item price
+snapshots (one file every few hours), with the defects real feeds have.
+
+    python -m window_tvf_pipeline.generate --landing-dir landing --hours 6            # small (tests, demo)
+    python -m window_tvf_pipeline.generate --landing-dir landing --hours 24 --large   # ~100x the events
+
+Event time and arrival time differ: most events arrive within seconds or minutes (so a file holds events out of
+order and events of the previous hour), some arrive hours later (late data), a few are delivered twice (exact
+duplicates: the same line again in the same or the next file), and a few carry no event time at all.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from window_tvf_pipeline.landing import (
+    EVENTS,
+    PRICES,
+    SNAPSHOT_EVERY,
+    event_file,
+    parse_utc,
+    price_file,
+)
+
+ITEMS = [f"item_{n:02d}" for n in range(1, 13)]
+
+
+@dataclass(frozen=True)
+class Shape:
+    """How many events and how defective the feed is; rates are fractions of all events."""
+
+    users: int = 40
+    events_per_hour: int = 400
+    duplicate_rate: float = 0.02
+    null_time_rate: float = 0.01
+    late_rate: float = 0.06
+    late_hours: tuple[float, float] = (1.0, 4.5)
+
+
+SMALL = Shape()
+LARGE = Shape(users=2000, events_per_hour=40_000)
+
+
+def _iso(ts: datetime) -> str:
+    return ts.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def _arrival_delay(rng: random.Random, shape: Shape) -> timedelta:
+    """Seconds for most events, minutes for some, hours for the late ones."""
+    draw = rng.random()
+    if draw < shape.late_rate:
+        return timedelta(hours=rng.uniform(*shape.late_hours))
+    if draw < shape.late_rate + 0.15:
+        return timedelta(minutes=rng.uniform(2, 40))
+    return timedelta(seconds=rng.uniform(0, 90))
+
+
+def _user_event_times(rng: random.Random, start: datetime, end: datetime, per_user_hour: float) -> list[datetime]:
+    """Bursty activity: short pauses inside a visit, long ones between visits, so sessions (and sessions that
+    cross an hour boundary) occur naturally."""
+    mean_pause = 3600.0 / per_user_hour
+    times, t = [], start + timedelta(seconds=rng.uniform(0, mean_pause))
+    while t < end:
+        times.append(t)
+        in_visit = rng.random() < 0.8
+        pause = rng.uniform(5, 0.5 * mean_pause) if in_visit else rng.uniform(2 * mean_pause, 6 * mean_pause)
+        t += timedelta(seconds=pause)
+    return times
+
+
+def generate_events(start: datetime, hours: int, shape: Shape, rng: random.Random) -> dict[datetime, list[str]]:
+    """JSON lines by arrival hour; events arriving after the last hour are not written (not yet arrived)."""
+    end = start + timedelta(hours=hours)
+    per_user_hour = shape.events_per_hour / shape.users / 0.8
+    files: dict[datetime, list[str]] = {start + timedelta(hours=h): [] for h in range(hours)}
+    serial = 0
+    for user in range(1, shape.users + 1):
+        for event_time in _user_event_times(rng, start, end, per_user_hour):
+            serial += 1
+            arrival = event_time + _arrival_delay(rng, shape)
+            if arrival >= end:
+                continue
+            record = {
+                "event_id": f"evt_{serial:09d}",
+                "user_id": f"user_{user:05d}",
+                "item_id": rng.choice(ITEMS),
+                "quantity": rng.randint(1, 5),
+                "event_time": None if rng.random() < shape.null_time_rate else _iso(event_time),
+                "arrival_time": _iso(arrival),
+            }
+            line = json.dumps(record, separators=(",", ":"))
+            hour = arrival.replace(minute=0, second=0, microsecond=0)
+            files[hour].append(line)
+            if rng.random() < shape.duplicate_rate:
+                # A producer retry: the identical line again, in this file or the next one.
+                retry_hour = hour + timedelta(hours=rng.randint(0, 1))
+                files.get(retry_hour, files[hour]).append(line)
+    for lines in files.values():
+        rng.shuffle(lines)  # files are not sorted by event time
+    return files
+
+
+def generate_prices(start: datetime, hours: int, rng: random.Random) -> dict[datetime, list[str]]:
+    """A full price list every SNAPSHOT_EVERY, valid from its snapshot time; a few prices change each time."""
+    prices = {item: round(rng.uniform(2, 80), 2) for item in ITEMS}
+    snapshots: dict[datetime, list[str]] = {}
+    snapshot_time = start
+    while snapshot_time < start + timedelta(hours=hours):
+        if snapshots:
+            for item in rng.sample(ITEMS, 4):
+                prices[item] = round(prices[item] * rng.uniform(0.85, 1.2), 2)
+        snapshots[snapshot_time] = [
+            json.dumps({"item_id": item, "price": f"{price:.2f}", "valid_from": _iso(snapshot_time)})
+            for item, price in prices.items()
+        ]
+        snapshot_time += SNAPSHOT_EVERY
+    return snapshots
+
+
+def write_landing(landing_dir: Path, start: datetime, hours: int, shape: Shape = SMALL, seed: int = 7) -> int:
+    """Writes every file (replacing earlier ones of the same name); returns the number of event lines."""
+    rng = random.Random(seed)
+    (landing_dir / EVENTS).mkdir(parents=True, exist_ok=True)
+    (landing_dir / PRICES).mkdir(parents=True, exist_ok=True)
+    written = 0
+    for hour, lines in generate_events(start, hours, shape, rng).items():
+        event_file(landing_dir, hour).write_text("".join(line + "\n" for line in lines))
+        written += len(lines)
+    for snapshot_time, lines in generate_prices(start, hours, rng).items():
+        price_file(landing_dir, snapshot_time).write_text("".join(line + "\n" for line in lines))
+    return written
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--landing-dir", type=Path, required=True)
+    parser.add_argument("--start", type=parse_utc, default=parse_utc("2026-01-01T00:00:00Z"))
+    parser.add_argument("--hours", type=int, default=6, help="arrival hours to write, one events file each")
+    parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--large", action="store_true", help=f"{LARGE.events_per_hour} events per hour")
+    args = parser.parse_args()
+    shape = LARGE if args.large else SMALL
+    written = write_landing(args.landing_dir, args.start, args.hours, shape, args.seed)
+    print(f"wrote {written} event lines in {args.hours} hourly files to {args.landing_dir / EVENTS}")
+
+
+if __name__ == "__main__":
+    main()

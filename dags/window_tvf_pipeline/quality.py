@@ -1,0 +1,158 @@
+"""Great Expectations on the Spark tables: runs suites (defined in `suites.py`) with GX 1.x checkpoints, writes
+the Data Docs site, and fails with a message that names the suite, the expectation and sample failing rows."""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Callable
+
+from window_tvf_pipeline.config import GX_DIR
+
+# GX logs every registered function at INFO when Airflow's logging is configured; that is noise, not news.
+logging.getLogger("great_expectations").setLevel(logging.WARNING)
+
+SAMPLE_ROWS = 5
+
+
+@dataclass(frozen=True)
+class Suite:
+    """One table (a DataFrame: the table plus columns its expectations read) and what must hold for it."""
+
+    name: str
+    frame: Callable[[Any], Any]  # SparkSession -> DataFrame
+    expectations: list[Any]
+    row_id: list[str] = field(default_factory=list)  # columns that identify a failing row in reports
+
+
+class QualityCheckFailed(AssertionError):
+    pass
+
+
+def spark_session() -> Any:
+    """The SparkSession dbt's profile describes: dbt's own when it already runs in this process, else dbt opens it
+    (so the warehouse and metastore settings live in profiles.yml alone); a Spark Connect session for the connect
+    target."""
+    import os
+
+    from pyspark import SparkContext
+    from pyspark.sql import SparkSession
+
+    from window_tvf_pipeline.config import TARGET
+
+    if TARGET == "connect":
+        return SparkSession.builder.remote(os.environ["WINDOW_TVF_SPARK_REMOTE"]).getOrCreate()
+    if TARGET == "thrift":
+        raise QualityCheckFailed(
+            "The Great Expectations suites read the tables as Spark DataFrames, which a Thrift server does not "
+            "serve: run the check tasks with the connect target against the same metastore (docs/spark_clusters.md)"
+        )
+    if SparkContext._active_spark_context is None:
+        from window_tvf_pipeline.dbt import dbt
+
+        dbt(["show", "--inline", "select 1 as spark_is_up", "--quiet"])
+    return SparkSession.builder.getOrCreate()
+
+
+def _context() -> Any:
+    import great_expectations as gx
+
+    GX_DIR.mkdir(parents=True, exist_ok=True)
+    return gx.get_context(mode="file", project_root_dir=str(GX_DIR))
+
+
+def data_docs_index() -> str:
+    return str(GX_DIR / "gx" / "uncommitted" / "data_docs" / "local_site" / "index.html")
+
+
+def _exception_messages(info: dict) -> list[str]:
+    """GX reports an exception either directly or keyed by each metric that raised it."""
+    if info.get("exception_message"):
+        return [str(info["exception_message"])]
+    return [str(v["exception_message"]) for v in info.values() if isinstance(v, dict) and v.get("exception_message")]
+
+
+def _describe_failure(suite: Suite, result: Any, frame: Any) -> str:
+    lines = [f"Great Expectations suite '{suite.name}' failed:"]
+    for outcome in result.results:
+        if outcome.success:
+            continue
+        config = outcome.expectation_config
+        arguments = {k: v for k, v in config.kwargs.items() if k not in ("batch_id", "result_format")}
+        details = outcome.result or {}
+        raised = _exception_messages(outcome.exception_info or {})
+        if raised:
+            counts = f"could not be evaluated: {raised[0][:500]}"
+        elif "unexpected_count" in details:
+            counts = f"{details['unexpected_count']} of {details.get('element_count')} rows unexpected"
+        else:
+            counts = f"observed {details.get('observed_value')}"
+        # GX lists failing rows by the suite's row ids; for a table-level expectation (a row count, a one-row
+        # accounting table) the validated rows themselves are the sample.
+        sample = details.get("partial_unexpected_index_list") or [
+            row.asDict() for row in frame.limit(SAMPLE_ROWS).collect()
+        ]
+        lines.append(f"  - {config.type}({arguments}): {counts}; sample failing rows: {sample[:SAMPLE_ROWS]}")
+    return "\n".join(lines)
+
+
+def run_suites(suites: list[Suite], run_name: str) -> list[str]:
+    """Validates every suite (all of them, so one report shows every failure), updates the Data Docs, and raises
+    QualityCheckFailed listing the failures. Returns the names of the suites that passed."""
+    import great_expectations as gx
+    from great_expectations.checkpoint import UpdateDataDocsAction
+    from great_expectations.core.run_identifier import RunIdentifier
+
+    spark = spark_session()
+    context = _context()
+    # persist=False: GX would otherwise cache each DataFrame in the session, and a cached plan keeps reading the
+    # files a later insert_overwrite replaced (FAILED_READ_FILE.FILE_NOT_EXIST on the next run in this process).
+    source = context.data_sources.add_or_update_spark(name="window_tvf_spark", persist=False)
+    failures, passed = [], []
+    for suite in suites:
+        asset = next((a for a in source.assets if a.name == suite.name), None) or source.add_dataframe_asset(
+            name=suite.name
+        )
+        batch = next((b for b in asset.batch_definitions if b.name == "whole_table"), None)
+        batch = batch or asset.add_batch_definition_whole_dataframe("whole_table")
+        expectation_suite = context.suites.add_or_update(
+            gx.ExpectationSuite(name=suite.name, expectations=suite.expectations)
+        )
+        validation = context.validation_definitions.add_or_update(
+            gx.ValidationDefinition(name=suite.name, data=batch, suite=expectation_suite)
+        )
+        checkpoint = context.checkpoints.add_or_update(
+            gx.Checkpoint(
+                name=suite.name,
+                validation_definitions=[validation],
+                actions=[UpdateDataDocsAction(name="update_data_docs")],
+                result_format={
+                    "result_format": "SUMMARY",
+                    "partial_unexpected_count": SAMPLE_ROWS,
+                    **({"unexpected_index_column_names": suite.row_id} if suite.row_id else {}),
+                },
+            )
+        )
+        frame = suite.frame(spark)
+        result = checkpoint.run(batch_parameters={"dataframe": frame}, run_id=RunIdentifier(run_name=run_name))
+        for validation_result in result.run_results.values():
+            if validation_result.success:
+                passed.append(suite.name)
+            else:
+                failures.append(_describe_failure(suite, validation_result, frame))
+    if failures:
+        raise QualityCheckFailed("\n".join(failures) + f"\nData Docs: {data_docs_index()}")
+    return passed
+
+
+def validate_order_windows(start: datetime, end: datetime) -> list[str]:
+    from window_tvf_pipeline.suites import order_window_suites
+
+    return run_suites(order_window_suites(), run_name=f"order windows {start:%Y-%m-%dT%H} to {end:%Y-%m-%dT%H}")
+
+
+def validate_documented_examples() -> list[str]:
+    from window_tvf_pipeline.suites import documented_example_suites
+
+    return run_suites(documented_example_suites(), run_name="documented examples")

@@ -1,0 +1,16 @@
+-- Orders per item so far each day, hour by hour (CUMULATE: 1-hour steps, 1-day windows).
+-- Each run rewrites the window dates that its interval's on-time events can touch, from every on-time event of
+-- those dates: late events within the allowed lateness correct their windows, and a rerun writes the same rows.
+{{ window_tvf.incremental_window_aggregate(
+    ref('int_order_events_on_time'),
+    window={'tvf': 'cumulate', 'timecol': 'event_time', 'step': '1 hour', 'size': '1 day'},
+    group_by='item_id',
+    aggregates={
+        'orders': 'count(*)',
+        'quantity': 'sum(quantity)',
+        'min_quantity': 'min(quantity)',
+        'max_quantity': 'max(quantity)',
+    },
+    interval_start=var('data_interval_start'),
+    allowed_lateness=var('allowed_lateness'),
+) }}

@@ -1,0 +1,16 @@
+-- Orders per item in 1-hour windows that slide by 15 minutes.
+-- Each run rewrites the window dates that its interval's on-time events can touch, from every on-time event of
+-- those dates: late events within the allowed lateness correct their windows, and a rerun writes the same rows.
+{{ window_tvf.incremental_window_aggregate(
+    ref('int_order_events_on_time'),
+    window={'tvf': 'hop', 'timecol': 'event_time', 'slide': '15 minutes', 'size': '1 hour'},
+    group_by='item_id',
+    aggregates={
+        'orders': 'count(*)',
+        'quantity': 'sum(quantity)',
+        'min_quantity': 'min(quantity)',
+        'max_quantity': 'max(quantity)',
+    },
+    interval_start=var('data_interval_start'),
+    allowed_lateness=var('allowed_lateness'),
+) }}

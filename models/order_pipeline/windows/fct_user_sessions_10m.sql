@@ -1,0 +1,15 @@
+-- Each user's visits: SESSION windows with a 10-minute gap. A visit that spans two data intervals (or midnight)
+-- is one session: a run recomputes every stored session that a new on-time event could still join.
+{{ window_tvf.incremental_window_aggregate(
+    ref('int_order_events_on_time'),
+    window={'tvf': 'session', 'timecol': 'event_time', 'gap': '10 minutes', 'partition_by': 'user_id'},
+    group_by='user_id',
+    aggregates={
+        'orders': 'count(*)',
+        'quantity': 'sum(quantity)',
+        'first_event_time': 'min(event_time)',
+        'last_event_time': 'max(event_time)',
+    },
+    interval_start=var('data_interval_start'),
+    allowed_lateness=var('allowed_lateness'),
+) }}

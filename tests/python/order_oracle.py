@@ -1,0 +1,105 @@
+"""What the order pipeline's tables must hold, recomputed in plain Python from the landing files: an oracle
+independent of Spark, dbt and the macros."""
+
+from __future__ import annotations
+
+import json
+from collections import defaultdict
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from pathlib import Path
+
+QUARTER = timedelta(minutes=15)
+SESSION_GAP = timedelta(minutes=10)
+
+
+def _utc(text: str | None) -> datetime | None:
+    """Naive UTC, as Spark returns timestamps under a UTC session."""
+    return datetime.fromisoformat(text.replace("Z", "")) if text else None
+
+
+@dataclass(frozen=True)
+class Event:
+    event_id: str
+    user_id: str
+    item_id: str
+    quantity: int
+    event_time: datetime | None
+    arrival_time: datetime
+    source_file: str
+    arrival_hour: datetime
+
+
+def landed_events(files: list[Path]) -> list[Event]:
+    events = []
+    for path in files:
+        hour = datetime.strptime(path.stem.split("_")[1], "%Y-%m-%dT%H")
+        for line in path.read_text().splitlines():
+            record = json.loads(line)
+            events.append(
+                Event(
+                    record["event_id"],
+                    record["user_id"],
+                    record["item_id"],
+                    record["quantity"],
+                    _utc(record["event_time"]),
+                    _utc(record["arrival_time"]),
+                    str(path),
+                    hour,
+                )
+            )
+    return events
+
+
+def classified(events: list[Event], allowed_lateness: timedelta) -> dict[str, list[Event]]:
+    """First arrival per event_id, then on_time / late / no_event_time."""
+    first: dict[str, Event] = {}
+    for event in sorted(events, key=lambda e: (e.arrival_hour, e.arrival_time, e.source_file)):
+        first.setdefault(event.event_id, event)
+    by_status: dict[str, list[Event]] = {"on_time": [], "late": [], "no_event_time": []}
+    for event in first.values():
+        if event.event_time is None:
+            by_status["no_event_time"].append(event)
+        elif event.event_time < event.arrival_hour - allowed_lateness:
+            by_status["late"].append(event)
+        else:
+            by_status["on_time"].append(event)
+    return by_status
+
+
+def tumble_15m(on_time: list[Event]) -> set[tuple]:
+    """(window_start, item_id, orders, quantity, min_quantity, max_quantity)."""
+    groups: dict[tuple, list[int]] = defaultdict(list)
+    for event in on_time:
+        epoch_offset = (event.event_time - datetime(1970, 1, 1)) % QUARTER
+        groups[(event.event_time - epoch_offset, event.item_id)].append(event.quantity)
+    return {(start, item, len(q), sum(q), min(q), max(q)) for (start, item), q in groups.items()}
+
+
+def sessions_10m(on_time: list[Event]) -> set[tuple]:
+    """(user_id, window_start, window_end, orders, quantity): an event at most `gap` after the last one joins."""
+    by_user: dict[str, list[Event]] = defaultdict(list)
+    for event in on_time:
+        by_user[event.user_id].append(event)
+    sessions = set()
+    for user, events in by_user.items():
+        events.sort(key=lambda e: e.event_time)
+        current = [events[0]]
+        for event in events[1:]:
+            if event.event_time - current[-1].event_time <= SESSION_GAP:
+                current.append(event)
+            else:
+                sessions.add(_session(user, current))
+                current = [event]
+        sessions.add(_session(user, current))
+    return sessions
+
+
+def _session(user: str, events: list[Event]) -> tuple:
+    return (
+        user,
+        events[0].event_time,
+        events[-1].event_time + SESSION_GAP,
+        len(events),
+        sum(e.quantity for e in events),
+    )

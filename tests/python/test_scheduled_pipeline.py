@@ -1,0 +1,219 @@
+"""The hourly Airflow DAG end to end: real task runs (`dag.test()`), real dbt builds on the shared SparkSession,
+real Great Expectations validations; results compared with a plain-Python oracle of the landing files.
+
+The tests of this module share one pipeline state and run in file order: intervals 0-2 first (a producer retry
+duplicates interval 2's file), then a rerun, a missing price snapshot, and a failing expectation."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dbt_harness import REPO
+from order_oracle import classified, landed_events, sessions_10m, tumble_15m
+
+WORK = REPO / ".spark" / "pytest" / "scheduled_pipeline"
+LANDING = WORK / "landing"
+SCHEMA = "orders_pipeline_test"
+LATENESS = timedelta(minutes=30)
+HOURS = 4  # landing files for intervals 0-3
+
+# Set before window_tvf_pipeline and Airflow are imported: both read their settings once.
+shutil.rmtree(WORK, ignore_errors=True)
+os.environ.update(
+    WINDOW_TVF_LANDING_DIR=str(LANDING),
+    WINDOW_TVF_GX_DIR=str(WORK / "great_expectations"),
+    WINDOW_TVF_SNAPSHOT_WAIT_SECONDS="3",
+    WINDOW_TVF_ALLOWED_LATENESS="30 minutes",
+)
+sys.path.insert(0, str(REPO / "dags"))
+
+from window_tvf_pipeline import config, run  # noqa: E402
+from window_tvf_pipeline.generate import write_landing  # noqa: E402
+from window_tvf_pipeline.landing import event_file, price_file  # noqa: E402
+
+run.configure_airflow(WORK / "airflow")
+
+
+@pytest.fixture(scope="module", autouse=True)
+def own_schema() -> Any:
+    """The pipeline writes to its own schema, apart from the example project's tables."""
+    previous = os.environ.get("WINDOW_TVF_SCHEMA")
+    os.environ["WINDOW_TVF_SCHEMA"] = SCHEMA
+    yield
+    if previous is None:
+        os.environ.pop("WINDOW_TVF_SCHEMA")
+    else:
+        os.environ["WINDOW_TVF_SCHEMA"] = previous
+
+
+@pytest.fixture(scope="module")
+def spark() -> Any:
+    """The process's SparkSession, started by dbt from profiles.yml when no earlier test did."""
+    from window_tvf_pipeline.quality import spark_session
+
+    return spark_session()
+
+
+@pytest.fixture(scope="module")
+def hourly() -> Any:
+    """The hourly DAG, with the metadata DB and pool ready and the landing files written."""
+    write_landing(LANDING, config.START, HOURS)
+    run.prepare_airflow()
+    return run.load_dag("window_tvf_orders_hourly")
+
+
+def hour(n: int) -> Any:
+    return config.START + timedelta(hours=n)
+
+
+def contents(spark: Any, table: str) -> list[tuple]:
+    return sorted(tuple(row) for row in spark.table(f"{SCHEMA}.{table}").collect())
+
+
+def tumble_rows(spark: Any) -> set[tuple]:
+    return {
+        tuple(row)
+        for row in spark.sql(
+            f"select window_start, item_id, orders, quantity, min_quantity, max_quantity "
+            f"from {SCHEMA}.fct_item_sales_tumble_15m"
+        ).collect()
+    }
+
+
+def expected(intervals: int) -> dict[str, list]:
+    files = sorted((LANDING / "events").glob("*.jsonl"))
+    arrived = [p for p in files if p.stem.split("_")[1] < f"{hour(intervals):%Y-%m-%dT%H}"]
+    return classified(landed_events(arrived), LATENESS)
+
+
+@pytest.fixture(scope="module")
+def first_three_intervals(hourly: Any, spark: Any) -> dict[int, set[tuple]]:
+    """Intervals 0, 1 and 2, in order; a producer retry re-delivers interval 2's file whole. Returns the tumble
+    table after each interval."""
+    shutil.copy(event_file(LANDING, hour(2)), LANDING / "events" / f"events_{hour(2):%Y-%m-%dT%H}_retry.jsonl")
+    after = {}
+    for n in range(3):
+        outcome = run.run_interval(hourly, hour(n))
+        assert outcome.failed_tasks == [], outcome
+        after[n] = tumble_rows(spark)
+    return after
+
+
+def test_dags_import_without_cycles_and_with_retries(hourly: Any) -> None:
+    from airflow.dag_processing.dagbag import DagBag
+
+    bag = DagBag(dag_folder=str(REPO / "dags"))
+    assert bag.import_errors == {}
+    assert set(bag.dag_ids) == {"window_tvf_orders_hourly", "window_tvf_reference_examples"}
+    for dag in bag.dags.values():
+        assert dag.max_active_runs == 1
+        assert len(list(dag.topological_sort())) == len(dag.tasks)  # raises on a cycle
+        for task in dag.tasks:
+            if task.task_id != "wait_for_price_snapshot":  # a sensor's timeout is its own retry policy
+                assert task.retries >= 2 and task.retry_exponential_backoff, task.task_id
+            assert task.pool == config.SPARK_POOL, task.task_id
+    hourly_dag = bag.get_dag("window_tvf_orders_hourly")
+    assert hourly_dag.catchup
+    # The as-of join runs only after the snapshot it needs has landed and loaded.
+    join = hourly_dag.get_task("build_priced_orders")
+    assert {"load_price_snapshots", "wait_for_price_snapshot", "build_event_windows"} <= {
+        t.task_id for t in join.get_flat_relatives(upstream=True)
+    }
+
+
+def test_late_events_of_interval_1_correct_windows_of_interval_0(first_three_intervals: dict, spark: Any) -> None:
+    after_0, after_1 = first_three_intervals[0], first_three_intervals[1]
+    assert after_0 == tumble_15m(expected(1)["on_time"])
+    assert after_1 == tumble_15m(expected(2)["on_time"])
+    first_hour = {row[:2]: row for row in after_0 if row[0] < hour(1).replace(tzinfo=None)}
+    corrected = [row for row in after_1 if row[:2] in first_hour and row != first_hour[row[:2]]]
+    assert corrected, "the data must contain events of hour 0 that arrive in hour 1"
+
+
+def test_three_intervals_equal_the_oracle(first_three_intervals: dict, spark: Any) -> None:
+    truth = expected(3)
+    assert first_three_intervals[2] == tumble_15m(truth["on_time"])
+    sessions = {
+        tuple(row)
+        for row in spark.sql(
+            f"select user_id, window_start, window_end, orders, quantity from {SCHEMA}.fct_user_sessions_10m"
+        ).collect()
+    }
+    assert sessions == sessions_10m(truth["on_time"])
+    # Sessions that span an interval boundary are single sessions (the oracle never splits them).
+    spanning = [s for s in sessions if s[1] < hour(1).replace(tzinfo=None) <= s[2] - timedelta(minutes=10)]
+    assert spanning, "the data must contain a visit across the 01:00 boundary"
+    late = {row.event_id for row in spark.table(f"{SCHEMA}.fct_late_order_events").collect()}
+    assert late == {e.event_id for e in truth["late"]} and late
+    without_time = spark.table(f"{SCHEMA}.fct_order_events_without_time").count()
+    assert without_time == len(truth["no_event_time"]) > 0
+
+
+def test_duplicated_file_is_absorbed_by_deduplication(first_three_intervals: dict, spark: Any) -> None:
+    retry_lines = len(event_file(LANDING, hour(2)).read_text().splitlines())
+    counts = spark.sql(
+        f"select count(*) as lines, count(distinct event_id) as events from {SCHEMA}.stg_order_events"
+    ).first()
+    assert counts.lines - counts.events >= retry_lines  # every retried line is in stg as delivered...
+    assert spark.table(f"{SCHEMA}.int_order_events").count() == counts.events  # ...and once after dedup
+
+
+def test_rerun_of_an_interval_leaves_every_table_identical(first_three_intervals: dict, hourly: Any, spark: Any) -> None:
+    before = {table: contents(spark, table) for table in run.PIPELINE_TABLES}
+    assert run.run_interval(hourly, hour(1)).failed_tasks == []
+    after = {table: contents(spark, table) for table in run.PIPELINE_TABLES}
+    for table in run.PIPELINE_TABLES:
+        assert after[table] == before[table], table
+
+
+def test_join_waits_for_the_price_snapshot(first_three_intervals: dict, hourly: Any, spark: Any) -> None:
+    snapshot = price_file(LANDING, hour(3))  # in force from 03:00: interval 3 needs it
+    held_back = snapshot.with_suffix(".held")
+    snapshot.rename(held_back)
+    outcome = run.run_interval(hourly, hour(3))
+    assert outcome.state == "failed"
+    assert set(outcome.failed_tasks) == {"wait_for_price_snapshot", "load_price_snapshots", "build_priced_orders"}
+    priced_hours = {row[0] for row in spark.sql(f"select distinct arrival_hour from {SCHEMA}.fct_order_events_priced").collect()}
+    assert f"{hour(3):%Y-%m-%dT%H}" not in priced_hours
+    held_back.rename(snapshot)
+    assert run.run_interval(hourly, hour(3)).failed_tasks == []
+    valid_from = spark.sql(
+        f"select distinct price_valid_from from {SCHEMA}.fct_order_events_priced "
+        f"where arrival_hour = '{hour(3):%Y-%m-%dT%H}' and event_time >= '{hour(3):%Y-%m-%d %H:%M}'"
+    ).collect()
+    assert [row[0] for row in valid_from] == [hour(3).replace(tzinfo=None)]
+
+
+def test_failed_expectation_fails_the_run_with_a_readable_message(first_three_intervals: dict, hourly: Any, spark: Any) -> None:
+    from window_tvf_pipeline.quality import QualityCheckFailed, validate_order_windows
+
+    # A misaligned window in a partition no run rewrites.
+    spark.sql(
+        f"""
+        insert into {SCHEMA}.fct_item_sales_tumble_15m
+        select timestamp'2025-06-01 00:07:00', timestamp'2025-06-01 00:22:00', timestamp'2025-06-01 00:21:59.999',
+            'item_99', 1, 1, 1, 1, date'2025-06-01'
+        """
+    )
+    check = hourly.get_task("check_order_windows")
+    retries, check.retries = check.retries, 0  # the retries would fail the same way, only later
+    try:
+        outcome = run.run_interval(hourly, hour(3))
+        assert outcome.state == "failed" and outcome.failed_tasks == ["check_order_windows"]
+        with pytest.raises(QualityCheckFailed) as failure:
+            validate_order_windows(hour(3), hour(4))
+        message = str(failure.value)
+        assert "suite 'order_windows.tumble_15m' failed" in message
+        assert "expect_column_values_to_be_in_set({'column': 'start_off_grid', 'value_set': [0]})" in message
+        assert "'item_id': 'item_99'" in message and "Data Docs:" in message
+        assert Path(message.rsplit("Data Docs: ", 1)[1].strip()).exists()
+    finally:
+        check.retries = retries
+        spark.sql(f"alter table {SCHEMA}.fct_item_sales_tumble_15m drop partition (window_date = date'2025-06-01')")
