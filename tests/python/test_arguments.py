@@ -72,8 +72,8 @@ BAD_CALLS = [
     pytest.param(
         "incremental_window_aggregate(ref('stg_bid'), {'tvf': 'dynamic_session', 'timecol': 'bidtime', "
         "'gap_ms': '1000'}, 'item', {'n': 'count(*)'}, '2026-01-01T02:00:00Z', '2 hours')",
-        "window_tvf.incremental_window_aggregate: argument 'window' got {\"tvf\": \"dynamic_session\", "
-        "\"timecol\": \"bidtime\", \"gap_ms\": \"1000\"}; a dynamic_session's gap depends on each row",
+        "window_tvf.incremental_window_aggregate: argument 'window' got {\"gap_ms\": \"1000\", "
+        "\"timecol\": \"bidtime\", \"tvf\": \"dynamic_session\"}; a dynamic_session's gap depends on each row",
         id="incremental-dynamic-session",
     ),
     pytest.param(
