@@ -17,12 +17,14 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import shlex
 import shutil
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import urllib.request
 from collections.abc import Callable
@@ -109,21 +111,46 @@ def require_java() -> str:
     return java
 
 
+def _ephemeral_ports_start() -> int:
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
+_handed_out: set[int] = set()
+_handed_out_lock = threading.Lock()
+
+
 def free_port(host: str = "127.0.0.1") -> int:
-    with socket.socket() as s:
-        s.bind((host, 0))
-        return s.getsockname()[1]
+    """A port free now and not handed out before by this process. Taken below the ephemeral range: a port from
+    bind(0) is soon reused for the random ports Spark's JVMs bind and for outgoing connections, before the server
+    gets to bind it."""
+    top = _ephemeral_ports_start()
+    with _handed_out_lock:
+        for port in random.sample(range(max(1024, top - 10000), top), 200):
+            if port not in _handed_out and _bind_error(host, port) is None:
+                _handed_out.add(port)
+                return port
+    raise DeploymentError(f"no free port found below {top} on {host}")
 
 
-def require_free_port(host: str, port: int, what: str) -> None:
+def _bind_error(host: str, port: int) -> OSError | None:
     with socket.socket() as s:
         try:
             s.bind((host, port))
         except OSError as exc:
-            raise DeploymentError(
-                f"{what}: port {port} on {host} is already taken ({exc.strerror}); another Spark may be running. "
-                f"Stop it or choose another port (see `scripts/spark_cluster.py start --help`)."
-            ) from exc
+            return exc
+    return None
+
+
+def require_free_port(host: str, port: int, what: str) -> None:
+    error = _bind_error(host, port)
+    if error:
+        raise DeploymentError(
+            f"{what}: port {port} on {host} is already taken ({error.strerror}); another Spark may be running. "
+            f"Stop it or choose another port (see `scripts/spark_cluster.py start --help`)."
+        ) from error
 
 
 def _accepts_connections(host: str, port: int) -> bool:
