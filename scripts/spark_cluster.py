@@ -262,48 +262,45 @@ def _start_standalone(deployment: Deployment, ports: dict[str, int], host: str, 
     }
 
 
-def _start_connect(deployment: Deployment, ports: dict[str, int], host: str, memory: str, env: dict) -> None:
-    # --wait: stay in the foreground (SPARK_NO_DAEMONIZE), so the process group is the server's.
-    server = _spawn(
-        "connect",
-        [str(SPARK_HOME / "sbin" / "start-connect-server.sh"), "--wait",
-         "--conf", f"spark.connect.grpc.binding.address={host}",
-         "--conf", f"spark.connect.grpc.binding.port={ports['connect']}",
-         *_server_conf(deployment.state_dir, memory)],
-        deployment,
-        env,
-    )
+def _start_server(
+    deployment: Deployment, what: str, command: list[str], port: int, host: str, memory: str, env: dict
+) -> None:
+    """`command` up to its options; the server's own metastore and warehouse come after them."""
+    primary = ["spark-internal"] if deployment.kind == "thrift" else []  # spark-submit's placeholder for a server
+    server = _spawn(deployment.kind, [*command, *_server_conf(deployment.state_dir, memory), *primary], deployment, env)
     _wait_until(
-        lambda: _accepts_connections(host, ports["connect"]),
-        "Spark Connect server", server, deployment.state_dir / "connect.log", START_TIMEOUT_S,
+        lambda: _accepts_connections(host, port), what, server, deployment.state_dir / f"{deployment.kind}.log",
+        START_TIMEOUT_S,
     )
-    deployment.env = {"WINDOW_TVF_TARGET": "connect", "WINDOW_TVF_SPARK_REMOTE": f"sc://{host}:{ports['connect']}"}
     deployment.info = {"warehouse": str(deployment.state_dir / "warehouse"), "logs": str(deployment.state_dir)}
 
 
+def _start_connect(deployment: Deployment, ports: dict[str, int], host: str, memory: str, env: dict) -> None:
+    # --wait: stay in the foreground (SPARK_NO_DAEMONIZE), so the process group is the server's.
+    command = [
+        str(SPARK_HOME / "sbin" / "start-connect-server.sh"), "--wait",
+        "--conf", f"spark.connect.grpc.binding.address={host}",
+        "--conf", f"spark.connect.grpc.binding.port={ports['connect']}",
+    ]
+    _start_server(deployment, "Spark Connect server", command, ports["connect"], host, memory, env)
+    deployment.env = {"WINDOW_TVF_TARGET": "connect", "WINDOW_TVF_SPARK_REMOTE": f"sc://{host}:{ports['connect']}"}
+
+
 def _start_thrift(deployment: Deployment, ports: dict[str, int], host: str, memory: str, env: dict) -> None:
-    server = _spawn(
-        "thrift",
-        [str(SPARK_HOME / "bin" / "spark-submit"), "--class",
-         "org.apache.spark.sql.hive.thriftserver.HiveThriftServer2", "--name", "Thrift JDBC/ODBC Server",
-         "--hiveconf", f"hive.server2.thrift.bind.host={host}",
-         "--hiveconf", f"hive.server2.thrift.port={ports['thrift']}",
-         # Otherwise /tmp/<user>/operation_logs, shared with every other server on the machine.
-         "--hiveconf", f"hive.server2.logging.operation.log.location={deployment.state_dir / 'operation_logs'}",
-         *_server_conf(deployment.state_dir, memory), "spark-internal"],
-        deployment,
-        env,
-    )
-    _wait_until(
-        lambda: _accepts_connections(host, ports["thrift"]),
-        "Spark Thrift server", server, deployment.state_dir / "thrift.log", START_TIMEOUT_S,
-    )
+    command = [
+        str(SPARK_HOME / "bin" / "spark-submit"), "--class", "org.apache.spark.sql.hive.thriftserver.HiveThriftServer2",
+        "--name", "Thrift JDBC/ODBC Server",
+        "--hiveconf", f"hive.server2.thrift.bind.host={host}",
+        "--hiveconf", f"hive.server2.thrift.port={ports['thrift']}",
+        # Otherwise /tmp/<user>/operation_logs, shared with every other server on the machine.
+        "--hiveconf", f"hive.server2.logging.operation.log.location={deployment.state_dir / 'operation_logs'}",
+    ]
+    _start_server(deployment, "Spark Thrift server", command, ports["thrift"], host, memory, env)
     deployment.env = {
         "WINDOW_TVF_TARGET": "thrift",
         "WINDOW_TVF_THRIFT_HOST": host,
         "WINDOW_TVF_THRIFT_PORT": str(ports["thrift"]),
     }
-    deployment.info = {"warehouse": str(deployment.state_dir / "warehouse"), "logs": str(deployment.state_dir)}
 
 
 _STARTERS = {"standalone": _start_standalone, "connect": _start_connect, "thrift": _start_thrift}

@@ -141,19 +141,18 @@ def test_standalone_master_runs_the_build_on_its_worker(cluster_builds) -> None:
 
 
 @pytest.mark.slow
-def test_connect_server_runs_the_build(cluster_builds) -> None:
-    build = _build(cluster_builds, "connect")
+@pytest.mark.parametrize(
+    ("kind", "log_shows_dbt"),
+    [
+        ("connect", "SessionHolder: Session with userId"),
+        ("thrift", "Submitting query 'insert into window_tvf.bid values"),
+    ],
+)
+def test_server_runs_the_build(cluster_builds, kind: str, log_shows_dbt: str) -> None:
+    build = _build(cluster_builds, kind)
     _assert_documented_examples_pass(build)
     _assert_server_holds_tables(build)
-    assert "SessionHolder: Session with userId" in build.deployment.log("connect")
-
-
-@pytest.mark.slow
-def test_thrift_server_runs_the_build(cluster_builds) -> None:
-    build = _build(cluster_builds, "thrift")
-    _assert_documented_examples_pass(build)
-    _assert_server_holds_tables(build)
-    assert "Submitting query 'insert into window_tvf.bid values" in build.deployment.log("thrift")
+    assert log_shows_dbt in build.deployment.log(kind)
 
 
 def test_a_taken_port_is_named_before_anything_starts(tmp_path: Path) -> None:
