@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import socket
 import subprocess
 import sys
 import time
@@ -19,8 +20,6 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-
-import socket
 
 import pytest
 
@@ -61,10 +60,12 @@ def _start_and_build(deployment: Deployment) -> ClusterBuild:
     )
     started = time.monotonic()
     dbt_dir = CLUSTER_DIR / f"{deployment.kind}-dbt"
+    # Only the deployment's variables and these: none of the caller's WINDOW_TVF_* (a schema, a warehouse).
     env = {
-        **os.environ,
+        **{k: v for k, v in os.environ.items() if not k.startswith("WINDOW_TVF_")},
         **deployment.env,
         "WINDOW_TVF_SPARK_DIR": str(dbt_dir),
+        "WINDOW_TVF_SPARK_CONF_DIR": str(REPO / "spark_conf"),
         "WINDOW_TVF_DRIVER_MEMORY": "1g",
         "JAVA_TOOL_OPTIONS": JAVA_TOOL_OPTIONS,
     }
