@@ -7,11 +7,30 @@
 {#-
     Microseconds between the wall-clock epoch and `time_expr`. A `timestamp` column is read on the session time
     zone's wall clock (cast to timestamp_ntz), as Flink aligns TIMESTAMP_LTZ windows in its session time zone; with
-    the project's UTC session that is the UTC epoch grid.
+    the project's UTC session that is the UTC epoch grid. Spark evaluates timestampdiff through LocalDateTime values,
+    row by row; in a UTC session the wall clock of both timestamp types is the stored value, which unix_micros reads
+    directly (a timestamp_ntz is cast to timestamp, read as UTC: the same number).
 -#}
 {% macro _epoch_micros(time_expr) -%}
-    timestampdiff(microsecond, timestamp_ntz'1970-01-01 00:00:00', cast({{ time_expr }} as timestamp_ntz))
+    {%- if window_tvf._session_time_zone_is_utc() -%}
+        unix_micros(cast({{ time_expr }} as timestamp))
+    {%- else -%}
+        timestampdiff(microsecond, timestamp_ntz'1970-01-01 00:00:00', cast({{ time_expr }} as timestamp_ntz))
+    {%- endif -%}
 {%- endmacro %}
+
+{#-
+    Whether the Spark session's time zone is UTC when the model compiles: asked once per model (the answer is kept
+    in the model's context); false while dbt parses, which never runs the SQL. A session whose zone changes between
+    compiling and running a model (e.g. a `set spark.sql.session.timeZone` pre-hook) gets the other zone's grid.
+-#}
+{% macro _session_time_zone_is_utc() %}
+    {%- if not execute -%}{{ return(false) }}{%- endif -%}
+    {%- if 'window_tvf__session_time_zone' not in context -%}
+        {%- do context.update({'window_tvf__session_time_zone': run_query('select current_timezone()').columns[0].values()[0]}) -%}
+    {%- endif -%}
+    {{ return(context['window_tvf__session_time_zone'] in ('UTC', 'Etc/UTC', 'Z', '+00:00', 'GMT', 'Etc/GMT')) }}
+{% endmacro %}
 
 {#- Distance from `time_expr` back to the latest grid point `offset + k * period` at or before it (0 <= d < period). -#}
 {% macro _since_grid_start(time_expr, period, offset) -%}
