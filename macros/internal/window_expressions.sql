@@ -41,6 +41,19 @@
     timestampadd(microsecond, {{ micros }}, {{ time_expr }})
 {%- endmacro %}
 
+{#-
+    The time `micros` microseconds after the wall-clock epoch, typed like `like_expr` (a time of the same column, such
+    as a group's earliest): lets a GROUP BY use a bigint and convert once per group instead of once per row.
+-#}
+{% macro _time_at(micros, like_expr) -%}
+    {{ window_tvf._plus_micros(like_expr, micros ~ ' - ' ~ window_tvf._epoch_micros(like_expr)) }}
+{%- endmacro %}
+
+{#- The latest grid point offset + k * period at or before `micros`. -#}
+{% macro _grid_floor(micros, period, offset) -%}
+    {{ micros }} - pmod({{ micros }} - ({{ offset }}), {{ period }})
+{%- endmacro %}
+
 {#- The three window columns that follow the input's columns, computed from `window_start` of a subquery. -#}
 {% macro _window_end_and_time(size) -%}
     {{ window_tvf._plus_micros('window_start', size) }} as window_end,

@@ -88,24 +88,28 @@
 {% endmacro %}
 
 
-{#- Partial results per (keys, slice): slices of `slice_us` on the grid offset + k * slice. -#}
+{#-
+    Partial results per (keys, slice): slices of `slice_us` on the grid offset + k * slice. Rows are grouped by the
+    slice's start in microseconds; the start as a time (typed like the time column) is computed once per slice,
+    from its earliest row: Spark evaluates timestampadd through ZonedDateTime, far slower than bigint arithmetic.
+-#}
 {% macro _slices_sql(relation, timecol, keys, plan, slice_us, offset_us) %}
     {%- set time_expr = 'source_rows.' ~ timecol -%}
     select
         {% for key in keys %}{{ key }}, {% endfor -%}
-        slice_start,
-        {{ window_tvf._epoch_micros('slice_start') }} as slice_us,
+        {{ window_tvf._time_at('slice_us', 'min(' ~ timecol ~ ')') }} as slice_start,
+        slice_us,
         {%- for column, partial, merge in window_tvf._partial_columns(plan) %}
         {{ partial }} as {{ column }}{{ ',' if not loop.last }}
         {%- endfor %}
     from (
         select
             source_rows.*,
-            {{ window_tvf._plus_micros(time_expr, '-' ~ window_tvf._since_grid_start(time_expr, slice_us, offset_us)) }} as slice_start
+            {{ window_tvf._grid_floor(window_tvf._epoch_micros(time_expr), slice_us, offset_us) }} as slice_us
         from {{ relation }} as source_rows
         where {{ time_expr }} is not null
     ) as sliced_rows
-    group by {% for key in keys %}{{ key }}, {% endfor %}slice_start
+    group by {% for key in keys %}{{ key }}, {% endfor %}slice_us
 {%- endmacro %}
 
 {#- The output columns: window bounds, keys, then each aggregate's final value from its merged partials. -#}
