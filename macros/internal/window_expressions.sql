@@ -54,6 +54,16 @@
     {{ micros }} - pmod({{ micros }} - ({{ offset }}), {{ period }})
 {%- endmacro %}
 
+{#- The grid points offset + k * period after `after_us` and up to `until_us`, ascending, as array<bigint>. -#}
+{% macro _grid_points_between(after_us, until_us, period, offset) -%}
+    {%- set first_after = '(' ~ window_tvf._grid_floor(after_us, period, offset) ~ ' + ' ~ period ~ ')' -%}
+    {%- set last = '(' ~ window_tvf._grid_floor(until_us, period, offset) ~ ')' -%}
+    case
+        when {{ last }} >= {{ first_after }} then sequence({{ first_after }}, {{ last }}, cast({{ period }} as bigint))
+        else cast(array() as array<bigint>)
+    end
+{%- endmacro %}
+
 {#- The three window columns that follow the input's columns, computed from `window_start` of a subquery. -#}
 {% macro _window_end_and_time(size) -%}
     {{ window_tvf._plus_micros('window_start', size) }} as window_end,

@@ -65,7 +65,8 @@ def test_mergeable_aggregates_are_sliced_and_others_assign_rows(built: DbtRun) -
         assert run.success, run.messages
         return run.result.results[0].node.compiled_code
 
-    assert "window_tvf__slices" in compiled("{'n': 'count(*)', 'top': 'max(price)', 'mean': 'avg(price)'}")
+    assert "group by item, slice_us" in compiled("{'n': 'count(*)', 'top': 'max(price)', 'mean': 'avg(price)'}")
     for not_mergeable in ["{'items': 'count(distinct item)'}", "{'spread': 'max(price) - min(price)'}"]:
         row_path = compiled(not_mergeable)
-        assert "window_tvf__slices" not in row_path and "explode(" in row_path
+        assert "slice_us" not in row_path and "explode(" in row_path
+
