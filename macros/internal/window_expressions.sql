@@ -21,8 +21,9 @@
 
 {#-
     Whether the Spark session's time zone is UTC when the model compiles: asked once per model (the answer is kept
-    in the model's context); false while dbt parses, which never runs the SQL. A session whose zone changes between
-    compiling and running a model (e.g. a `set spark.sql.session.timeZone` pre-hook) gets the other zone's grid.
+    in the model's context); false while dbt parses, which never runs the SQL. The embedded profile sets the zone
+    before every query (WINDOW_TVF_SESSION_TIME_ZONE); on a target where a pre-hook changes it after compilation
+    (`set spark.sql.session.timeZone`), windows would follow the zone seen at compile time.
 -#}
 {% macro _session_time_zone_is_utc() %}
     {%- if not execute -%}{{ return(false) }}{%- endif -%}
