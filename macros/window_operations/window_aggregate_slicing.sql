@@ -88,24 +88,28 @@
 {% endmacro %}
 
 
-{#- Partial results per (keys, slice): slices of `slice_us` on the grid offset + k * slice. -#}
+{#-
+    Partial results per (keys, slice): slices of `slice_us` on the grid offset + k * slice. Rows are grouped by the
+    slice's start in microseconds; the start as a time (typed like the time column) is computed once per slice,
+    from its earliest row: Spark evaluates timestampadd through ZonedDateTime, far slower than bigint arithmetic.
+-#}
 {% macro _slices_sql(relation, timecol, keys, plan, slice_us, offset_us) %}
     {%- set time_expr = 'source_rows.' ~ timecol -%}
     select
         {% for key in keys %}{{ key }}, {% endfor -%}
-        slice_start,
-        {{ window_tvf._epoch_micros('slice_start') }} as slice_us,
+        {{ window_tvf._time_at('slice_us', 'min(' ~ timecol ~ ')') }} as slice_start,
+        slice_us,
         {%- for column, partial, merge in window_tvf._partial_columns(plan) %}
         {{ partial }} as {{ column }}{{ ',' if not loop.last }}
         {%- endfor %}
     from (
         select
             source_rows.*,
-            {{ window_tvf._plus_micros(time_expr, '-' ~ window_tvf._since_grid_start(time_expr, slice_us, offset_us)) }} as slice_start
+            {{ window_tvf._grid_floor(window_tvf._epoch_micros(time_expr), slice_us, offset_us) }} as slice_us
         from {{ relation }} as source_rows
         where {{ time_expr }} is not null
     ) as sliced_rows
-    group by {% for key in keys %}{{ key }}, {% endfor %}slice_start
+    group by {% for key in keys %}{{ key }}, {% endfor %}slice_us
 {%- endmacro %}
 
 {#- The output columns: window bounds, keys, then each aggregate's final value from its merged partials. -#}
@@ -163,33 +167,21 @@ with window_tvf__slices as (
 window_tvf__window_starts as (
     select
         {% for key in keys %}{{ key }}, {% endfor -%}
-        timestampadd(microsecond, window_start_us - slice_us, slice_start) as window_start,
+        {{ window_tvf._plus_micros('slice_start', 'window_start_us - slice_us') }} as window_start,
         window_start_us
     from (
         select
-            bounded.*,
-            explode(
-                case
-                    when latest_start_us >= earliest_start_us
-                        then sequence(earliest_start_us, latest_start_us, cast({{ slide }} as bigint))
-                    else cast(array() as array<bigint>)
-                end
-            ) as window_start_us
+            first_slices.*,
+            explode({{ window_tvf._grid_points_between('after_us', 'slice_us', slide, offset) }}) as window_start_us
         from (
             select
-                first_slices.*,
-                after_us - pmod(after_us - ({{ offset }}), {{ slide }}) + {{ slide }} as earliest_start_us,
-                slice_us - pmod(slice_us - ({{ offset }}), {{ slide }}) as latest_start_us
-            from (
-                select
-                    {% for key in keys %}{{ key }}, {% endfor -%}
-                    slice_start,
-                    slice_us,
-                    greatest(coalesce(lag(slice_us) over ({{ by_key }} order by slice_us), slice_us - {{ size }}), slice_us - {{ size }})
-                        as after_us
-                from window_tvf__slices
-            ) as first_slices
-        ) as bounded
+                {% for key in keys %}{{ key }}, {% endfor -%}
+                slice_start,
+                slice_us,
+                greatest(coalesce(lag(slice_us) over ({{ by_key }} order by slice_us), slice_us - {{ size }}), slice_us - {{ size }})
+                    as after_us
+            from window_tvf__slices
+        ) as first_slices
     ) as starts
 ),
 
@@ -252,22 +244,33 @@ group by {% for key in keys %}{{ key }}, {% endfor %}window_start
 {% endmacro %}
 
 
-{#- Hop by copying slice partials into their windows (the hop TVF over the slices), then one GROUP BY. -#}
+{#-
+    Hop by copying each slice's partials into the windows that hold it (starts on the slide grid within one size
+    before the slice), then one GROUP BY on the window start in microseconds; the start as a time is computed once
+    per window, from its earliest slice.
+-#}
 {% macro _hop_fan_out_sql(relation, spec, keys, plan, slice, offset) %}
+    {%- set size = window_tvf._positive_duration(spec.size, 'window_aggregate', 'size') -%}
+    {%- set slide = window_tvf._positive_duration(spec.slide, 'window_aggregate', 'slide') -%}
     {%- set source -%}
-with window_tvf__slices as (
-    {{ window_tvf._slices_sql(relation, spec.timecol, keys, plan, slice, offset) }}
-)
-
 select
-    {% for key in keys %}{{ key }}, {% endfor -%}
-    window_start,
-    window_end,
-    {%- for column, partial, merge in window_tvf._partial_columns(plan) %}
-    {{ merge }}({{ column }}) as {{ column }}{{ ',' if not loop.last }}
-    {%- endfor %}
-from ({{ window_tvf.hop('window_tvf__slices', 'slice_start', spec.slide, spec.size, spec.get('offset')) }}) as slices_in_windows
-group by {% for key in keys %}{{ key }}, {% endfor %}window_start, window_end
+    merged.*,
+    {{ window_tvf._plus_micros('window_start', size) }} as window_end
+from (
+    select
+        {% for key in keys %}{{ key }}, {% endfor -%}
+        {{ window_tvf._time_at('window_start_us', 'min(slice_start)') }} as window_start,
+        {%- for column, partial, merge in window_tvf._partial_columns(plan) %}
+        {{ merge }}({{ column }}) as {{ column }}{{ ',' if not loop.last }}
+        {%- endfor %}
+    from (
+        select
+            slices.*,
+            explode({{ window_tvf._grid_points_between('(slice_us - ' ~ size ~ ')', 'slice_us', slide, offset) }}) as window_start_us
+        from ({{ window_tvf._slices_sql(relation, spec.timecol, keys, plan, slice, offset) }}) as slices
+    ) as slices_in_windows
+    group by {% for key in keys %}{{ key }}, {% endfor %}window_start_us
+) as merged
     {%- endset -%}
     {{ return(window_tvf._sliced_output(keys, plan, source)) }}
 {% endmacro %}

@@ -65,7 +65,52 @@ def test_mergeable_aggregates_are_sliced_and_others_assign_rows(built: DbtRun) -
         assert run.success, run.messages
         return run.result.results[0].node.compiled_code
 
-    assert "window_tvf__slices" in compiled("{'n': 'count(*)', 'top': 'max(price)', 'mean': 'avg(price)'}")
+    assert "group by item, slice_us" in compiled("{'n': 'count(*)', 'top': 'max(price)', 'mean': 'avg(price)'}")
     for not_mergeable in ["{'items': 'count(distinct item)'}", "{'spread': 'max(price) - min(price)'}"]:
         row_path = compiled(not_mergeable)
-        assert "window_tvf__slices" not in row_path and "explode(" in row_path
+        assert "slice_us" not in row_path and "explode(" in row_path
+
+
+def test_windows_align_on_a_session_time_zone_other_than_utc(monkeypatch) -> None:
+    # A timestamp column is windowed on the session zone's wall clock (Flink's TIMESTAMP_LTZ), a timestamp_ntz column
+    # on its own. The project's session is UTC, where epoch microseconds are read with unix_micros; in any other
+    # zone they come from timestampdiff on the wall clock. Both paths of window_aggregate, in New York:
+    # 03:00 and 06:00 UTC on 1 January are 22:00 on 31 December and 01:00 on 1 January there.
+    def aggregate(timecol: str, strategy: str) -> str:
+        return (f"{{{{ window_tvf.window_aggregate('events', {{'tvf': 'tumble', 'timecol': '{timecol}', "
+                f"'size': '1 day'}}, none, {{'v': 'sum(v)'}}, strategy='{strategy}') }}}}")
+
+    paths = {"ltz_slices": aggregate("t", "slices"), "ltz_rows": aggregate("t", "rows"),
+             "ntz_slices": aggregate("t_ntz", "slices"), "ntz_rows": aggregate("t_ntz", "rows")}
+    sql = (
+        "with events as (select * from values "
+        "(timestamp'2024-01-01 03:00:00Z', timestamp_ntz'2024-01-01 03:00:00', 1), "
+        "(timestamp'2024-01-01 06:00:00Z', timestamp_ntz'2024-01-01 06:00:00', 2) as events(t, t_ntz, v)), "
+        + ", ".join(f"{name} as ({call})" for name, call in paths.items())
+        + " " + " union all ".join(
+            f"select '{name}' as path, cast(window_start as string) as window_start, "
+            f"cast(window_end as string) as window_end, typeof(window_start) as type, v from {name}" for name in paths)
+    )
+    # dbt's session method applies the profile's settings to the SparkSession before every query.
+    monkeypatch.setenv("WINDOW_TVF_SESSION_TIME_ZONE", "America/New_York")
+    run = run_dbt(["show", "--quiet", "--limit", "-1", "--inline", sql])
+    assert run.success, run.messages
+    assert "timestampdiff(microsecond" in run.result.results[0].node.compiled_code
+    assert "unix_micros" not in run.result.results[0].node.compiled_code
+    rows = sorted(tuple(row) for row in run.result.results[0].agate_table.rows)
+    assert rows == [
+        ("ltz_rows", "2023-12-31 00:00:00", "2024-01-01 00:00:00", "timestamp", 1),
+        ("ltz_rows", "2024-01-01 00:00:00", "2024-01-02 00:00:00", "timestamp", 2),
+        ("ltz_slices", "2023-12-31 00:00:00", "2024-01-01 00:00:00", "timestamp", 1),
+        ("ltz_slices", "2024-01-01 00:00:00", "2024-01-02 00:00:00", "timestamp", 2),
+        ("ntz_rows", "2024-01-01 00:00:00", "2024-01-02 00:00:00", "timestamp_ntz", 3),
+        ("ntz_slices", "2024-01-01 00:00:00", "2024-01-02 00:00:00", "timestamp_ntz", 3),
+    ]
+
+
+def test_a_utc_session_reads_epoch_microseconds_with_unix_micros(built: DbtRun) -> None:
+    run = run_dbt(["compile", "--quiet", "--inline",
+                   "{{ window_tvf.tumble(ref('stg_bid'), 'bidtime', '10 minutes') }}"])
+    assert run.success, run.messages
+    assert "unix_micros(cast(source_rows.bidtime as timestamp))" in run.result.results[0].node.compiled_code
+    assert "timestampdiff" not in run.result.results[0].node.compiled_code

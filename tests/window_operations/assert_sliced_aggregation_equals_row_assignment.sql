@@ -2,7 +2,7 @@
 -- window, then GROUP BY), for every mergeable aggregate, on 4000 generated events: NULL keys and NULL values,
 -- times from 1969-12-30 to 1970-01-02 (before and after the epoch), hours 03:00-05:00 left empty (empty slices
 -- inside windows), offsets, a hop size that is not a multiple of its slide, a hop with gaps, a day-long hop, and
--- cumulating and session windows.
+-- cumulating and session windows; tumble, hop and cumulate also on a timestamp_ntz copy of the time column.
 {%- set windows = [
     {'tvf': 'tumble', 'timecol': 'event_time', 'size': '10 minutes'},
     {'tvf': 'tumble', 'timecol': 'event_time', 'size': '1 day', 'offset': '-6 hours'},
@@ -13,6 +13,9 @@
     {'tvf': 'cumulate', 'timecol': 'event_time', 'step': '1 hour', 'size': '1 day'},
     {'tvf': 'cumulate', 'timecol': 'event_time', 'step': '10 minutes', 'size': '1 hour', 'offset': '-20 minutes'},
     {'tvf': 'session', 'timecol': 'event_time', 'gap': '20 minutes', 'partition_by': 'event_key'},
+    {'tvf': 'tumble', 'timecol': 'event_time_ntz', 'size': '1 day', 'offset': '-6 hours'},
+    {'tvf': 'hop', 'timecol': 'event_time_ntz', 'slide': '7 minutes', 'size': '30 minutes', 'offset': '2 minutes'},
+    {'tvf': 'cumulate', 'timecol': 'event_time_ntz', 'step': '10 minutes', 'size': '1 hour', 'offset': '-20 minutes'},
 ] %}
 {%- set aggregates = {
     'events': 'count(*)', 'amounts': 'count(amount)', 'total': 'sum(amount)', 'smallest': 'min(amount)',
@@ -30,7 +33,7 @@ with events as (
 ),
 
 hour_gaps as (
-    select * from events where hour(event_time) not in (3, 4)
+    select *, cast(event_time as timestamp_ntz) as event_time_ntz from events where hour(event_time) not in (3, 4)
 ),
 
 {% for strategy in ['slices', 'rows'] %}
