@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import shutil
+import subprocess
 import sys
 from datetime import timedelta
 from pathlib import Path
@@ -217,3 +218,25 @@ def test_failed_expectation_fails_the_run_with_a_readable_message(first_three_in
     finally:
         check.retries = retries
         spark.sql(f"alter table {SCHEMA}.fct_item_sales_tumble_15m drop partition (window_date = date'2025-06-01')")
+
+
+@pytest.mark.parametrize(
+    ("target", "concurrency"),
+    [("embedded", "1 ['window_tvf_spark']"), ("cluster", "1 ['window_tvf_spark']"), ("connect", "4 ['default_pool']")],
+)
+def test_the_target_comes_from_airflow_config_and_servers_lift_the_one_driver_limit(target: str, concurrency: str) -> None:
+    """Parsed in a fresh process, as a scheduler would, with the Airflow Variable in its environment form."""
+    show = (
+        "import runpy; dag = runpy.run_path('window_tvf_orders_hourly.py')['dag'];"
+        "print(dag.max_active_tasks, sorted({t.pool for t in dag.tasks}))"
+    )
+    parsed = subprocess.run(
+        [sys.executable, "-c", show],
+        cwd=REPO / "dags",
+        env={**os.environ, "AIRFLOW_VAR_WINDOW_TVF_TARGET": target, "PYTHONPATH": str(REPO / "dags")},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert parsed.returncode == 0, parsed.stderr[-2000:]
+    assert parsed.stdout.strip().splitlines()[-1] == concurrency
