@@ -4,11 +4,12 @@ the Data Docs site, and fails with a message that names the suite, the expectati
 from __future__ import annotations
 
 import logging
+import os
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Callable
 
-from window_tvf_pipeline.config import GX_DIR
+from window_tvf_pipeline.config import GX_DIR, TARGET
 
 # GX logs every registered function at INFO when Airflow's logging is configured; that is noise, not news.
 logging.getLogger("great_expectations").setLevel(logging.WARNING)
@@ -27,19 +28,15 @@ class Suite:
 
 
 class QualityCheckFailed(AssertionError):
-    pass
+    """Raised by a check task: fails the task, and so the run."""
 
 
 def spark_session() -> Any:
     """The SparkSession dbt's profile describes: dbt's own when it already runs in this process, else dbt opens it
     (so the warehouse and metastore settings live in profiles.yml alone); a Spark Connect session for the connect
     target."""
-    import os
-
     from pyspark import SparkContext
     from pyspark.sql import SparkSession
-
-    from window_tvf_pipeline.config import TARGET
 
     if TARGET == "connect":
         return SparkSession.builder.remote(os.environ["WINDOW_TVF_SPARK_REMOTE"]).getOrCreate()
