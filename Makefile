@@ -34,7 +34,7 @@ test: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/pytest
 
-# The window aggregation benchmark (about 30 minutes): prints a table and writes docs/benchmarks.md.
+# The window aggregation benchmark (about 25 minutes): prints a table and writes docs/benchmarks.md.
 bench: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/python bench/window_aggregation.py

@@ -186,8 +186,14 @@ def main() -> int:
     return 0
 
 
+READING = "## Reading the table"
+
+
 def write_doc(table: str) -> None:
+    """Replaces the measured part; keeps the hand-written reading (from READING on), which names its run's date."""
     doc = REPO / "docs" / "benchmarks.md"
+    previous = doc.read_text() if doc.exists() else ""
+    reading = previous[previous.index(READING):] if READING in previous else ""
     doc.write_text(f"""# Window aggregation benchmark
 
 Made by `make bench` (`bench/window_aggregation.py`) on {platform.node() and 'the reference machine'}:
@@ -199,7 +205,8 @@ per cell, every query written to Spark's no-op sink, all in one run. Data: {ROWS
 
 "x floor" divides by the plain `GROUP BY key, floor(ts / slice)` over the same data; "x Spark native" divides
 window_tvf's time by Spark's `window()` / `session_window()` for the same query (below 1.00x is faster).
-""")
+
+{reading}""")
 
 
 if __name__ == "__main__":
