@@ -8,6 +8,7 @@ from typing import Any
 import great_expectations.expectations as gxe
 
 from window_tvf_pipeline.config import dbt_schema
+from window_tvf_pipeline.documented_examples import DOCUMENTED_EXAMPLES
 from window_tvf_pipeline.quality import Suite
 
 MINUTE = 60_000_000
@@ -155,19 +156,6 @@ def order_window_suites() -> list[Suite]:
             ],
         ),
     ]
-
-
-# Each documented example of Flink's window TVF page (models/flink_examples) and the reference's own table (seeds).
-DOCUMENTED_EXAMPLES = {
-    "int_bid_tumble_10m": "expected_tumble_10m",
-    "fct_bid_tumble_10m_price": "expected_tumble_10m_price",
-    "int_bid_hop_5m_10m": "expected_hop_5m_10m",
-    "fct_bid_hop_5m_10m_price": "expected_hop_5m_10m_price",
-    "int_bid_cumulate_2m_10m": "expected_cumulate_2m_10m",
-    "fct_bid_cumulate_2m_10m_price": "expected_cumulate_2m_10m_price",
-    "int_offset_event_tumble_10m_offsets": "expected_tumble_10m_offsets",
-    "int_bid_session_10m_by_bidder": "expected_session_10m_by_bidder",
-}
 
 
 def _difference(model: str, reference: str) -> Any:

@@ -1,9 +1,14 @@
 from __future__ import annotations
 
 import shutil
+import sys
+
 import pytest
 
 from dbt_harness import REPO, DbtRun, configure_environment, run_dbt
+
+# The DAGs' support package (dags/window_tvf_pipeline), importable as Airflow makes it.
+sys.path.insert(0, str(REPO / "dags"))
 
 # Tests get their own warehouse and metastore, fresh each run, apart from the pipeline's .spark/.
 SPARK_DIR = REPO / ".spark" / "pytest"

@@ -5,18 +5,8 @@ from __future__ import annotations
 import datetime as dt
 
 from dbt_harness import DbtRun, run_dbt
+from window_tvf_pipeline.documented_examples import DOCUMENTED_EXAMPLES
 
-# Model -> seed holding Flink's documented output for it.
-DOCUMENTED_EXAMPLES = {
-    "int_bid_tumble_10m": "expected_tumble_10m",
-    "fct_bid_tumble_10m_price": "expected_tumble_10m_price",
-    "int_bid_hop_5m_10m": "expected_hop_5m_10m",
-    "fct_bid_hop_5m_10m_price": "expected_hop_5m_10m_price",
-    "int_bid_cumulate_2m_10m": "expected_cumulate_2m_10m",
-    "fct_bid_cumulate_2m_10m_price": "expected_cumulate_2m_10m_price",
-    "int_offset_event_tumble_10m_offsets": "expected_tumble_10m_offsets",
-    "int_bid_session_10m_by_bidder": "expected_session_10m_by_bidder",
-}
 
 EDGE_CASE_TESTS = {
     "assert_tumble_edge_cases",

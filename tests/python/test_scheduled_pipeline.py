@@ -33,7 +33,6 @@ os.environ.update(
     WINDOW_TVF_SNAPSHOT_WAIT_SECONDS="3",
     WINDOW_TVF_ALLOWED_LATENESS="30 minutes",
 )
-sys.path.insert(0, str(REPO / "dags"))
 
 from window_tvf_pipeline import config, run  # noqa: E402
 from window_tvf_pipeline.generate import write_landing  # noqa: E402

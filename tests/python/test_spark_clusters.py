@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 from dbt_harness import REPO
-from test_documented_examples import DOCUMENTED_EXAMPLES
+from window_tvf_pipeline.documented_examples import DOCUMENTED_EXAMPLES
 
 sys.path.insert(0, str(REPO / "scripts"))
 from spark_cluster import DEFAULT_PORTS, KINDS, Deployment, DeploymentError, free_port, ui_json  # noqa: E402
