@@ -17,14 +17,8 @@ with DAG(
     dag_id="window_tvf_orders_hourly",
     description="Hourly windows over order events, with late data, as-of prices and data-quality gates",
     schedule=CronDataIntervalTimetable("0 * * * *", timezone="UTC"),
-    start_date=config.START,
     catchup=True,
-    # One run at a time: interval N+1's windows build on interval N's tables. Tasks: one at a time on a
-    # driver-embedded target (one Derby metastore), side by side on a server target (config.TASKS_AT_ONCE).
-    max_active_runs=1,
-    max_active_tasks=config.TASKS_AT_ONCE,
-    default_args=config.DEFAULT_ARGS,
-    tags=["window_tvf"],
+    **config.DAG_SETTINGS,
 ) as dag:
 
     @task

@@ -14,12 +14,8 @@ with DAG(
     dag_id="window_tvf_reference_examples",
     description="Every example model and its tests; the Flink documentation's tables compared row for row",
     schedule="@daily",
-    start_date=config.START,
     catchup=False,
-    max_active_runs=1,
-    max_active_tasks=config.TASKS_AT_ONCE,
-    default_args=config.DEFAULT_ARGS,
-    tags=["window_tvf"],
+    **config.DAG_SETTINGS,
 ) as dag:
 
     @task

@@ -4,7 +4,7 @@ defaults suit a clone of this repository)."""
 from __future__ import annotations
 
 import os
-from datetime import datetime, timedelta
+from datetime import timedelta
 from pathlib import Path
 
 from window_tvf_pipeline.landing import parse_utc
@@ -45,14 +45,19 @@ def dbt_schema() -> str:
     return os.environ.get("WINDOW_TVF_SCHEMA", "window_tvf")
 
 
-def iso(ts: datetime) -> str:
-    return ts.isoformat()
-
-# Every task: retried twice with exponential backoff (30 s, then 60 s, at most 10 min), and in the Spark pool.
-DEFAULT_ARGS = {
-    "retries": 2,
-    "retry_delay": timedelta(seconds=30),
-    "retry_exponential_backoff": 2.0,
-    "max_retry_delay": timedelta(minutes=10),
-    "pool": SPARK_POOL,
+# What every DAG of the project shares. One run at a time (the hourly DAG's interval N+1 builds on interval N's
+# tables); tasks one at a time on a driver-embedded target, side by side on a server target. Every task is retried
+# twice with exponential backoff (30 s, then 60 s, at most 10 min) and runs in the Spark pool.
+DAG_SETTINGS = {
+    "start_date": START,
+    "max_active_runs": 1,
+    "max_active_tasks": TASKS_AT_ONCE,
+    "tags": ["window_tvf"],
+    "default_args": {
+        "retries": 2,
+        "retry_delay": timedelta(seconds=30),
+        "retry_exponential_backoff": 2.0,
+        "max_retry_delay": timedelta(minutes=10),
+        "pool": SPARK_POOL,
+    },
 }

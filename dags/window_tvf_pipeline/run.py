@@ -12,6 +12,7 @@ import argparse
 import os
 import sys
 from dataclasses import dataclass
+from functools import cache
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -56,13 +57,19 @@ def prepare_airflow() -> None:
         )
 
 
-def load_dag(dag_id: str) -> Any:
+@cache
+def _dag_bag() -> Any:
+    """The DAG folder, parsed once per process."""
     from airflow.dag_processing.dagbag import DagBag
 
     bag = DagBag(dag_folder=str(config.REPO / "dags"))
     if bag.import_errors:
         raise RuntimeError(f"DAG import errors: {bag.import_errors}")
-    return bag.get_dag(dag_id)
+    return bag
+
+
+def load_dag(dag_id: str) -> Any:
+    return _dag_bag().get_dag(dag_id)
 
 
 @dataclass(frozen=True)
@@ -96,7 +103,7 @@ def summary(spark: Any, outcomes: list[RunOutcome], reference: RunOutcome) -> st
     corrected = spark.sql(
         f"""
         select count(*) from {schema}.int_order_events
-        where arrival_status = 'on_time' and date_trunc('hour', event_time) < to_timestamp(arrival_hour, "yyyy-MM-dd'T'HH")
+        where arrival_status = 'on_time' and date_trunc('hour', event_time) < cast(concat(arrival_hour, ':00:00Z') as timestamp)
         """
     ).first()[0]
     late = spark.table(f"{schema}.fct_late_order_events").count()

@@ -21,16 +21,16 @@ def _table(spark: Any, name: str) -> Any:
     return spark.table(f"{dbt_schema()}.{name}")
 
 
-def _with_window_micros(frame: Any, period: int) -> Any:
-    """Adds what the invariants read: the window's length, window_end - window_time, and window_start's distance
-    from the grid of `period` (UTC epoch-aligned, offset 0)."""
+def _with_window_micros(frame: Any, period: int | None = None) -> Any:
+    """Adds what the invariants read: the window's length, window_end - window_time, and (for aligned windows)
+    window_start's distance from the grid of `period` (UTC epoch-aligned, offset 0)."""
     from pyspark.sql import functions as F
 
-    return (
-        frame.withColumn("window_micros", F.unix_micros("window_end") - F.unix_micros("window_start"))
-        .withColumn("end_minus_window_time", F.unix_micros("window_end") - F.unix_micros("window_time"))
-        .withColumn("start_off_grid", F.pmod(F.unix_micros("window_start"), F.lit(period)))
-    )
+    frame = frame.withColumn("window_micros", F.unix_micros("window_end") - F.unix_micros("window_start"))
+    frame = frame.withColumn("end_minus_window_time", F.unix_micros("window_end") - F.unix_micros("window_time"))
+    if period is None:
+        return frame
+    return frame.withColumn("start_off_grid", F.pmod(F.unix_micros("window_start"), F.lit(period)))
 
 
 def _aligned_window_expectations(sizes: list[int]) -> list[Any]:
@@ -67,7 +67,7 @@ def _sessions(spark: Any) -> Any:
 
     by_user = Window.partitionBy("user_id").orderBy("window_start")
     return (
-        _with_window_micros(_table(spark, "fct_user_sessions_10m"), 1)
+        _with_window_micros(_table(spark, "fct_user_sessions_10m"))
         .withColumn("end_minus_last_event", F.unix_micros("window_end") - F.unix_micros("last_event_time"))
         .withColumn("after_previous_session", F.unix_micros("window_start") - F.lag(F.unix_micros("window_end")).over(by_user))
     )

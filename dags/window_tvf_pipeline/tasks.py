@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from window_tvf_pipeline.config import ALLOWED_LATENESS, LANDING_DIR, iso
+from window_tvf_pipeline.config import ALLOWED_LATENESS, LANDING_DIR
 from window_tvf_pipeline.dbt import dbt
 from window_tvf_pipeline.landing import event_files, price_file, price_files, required_snapshot
 
@@ -18,8 +18,8 @@ JOIN_MODELS = "fct_order_events_priced"
 def interval_vars(start: datetime, end: datetime) -> dict[str, Any]:
     """dbt vars for the interval: its bounds (half-open, like Flink windows) and the files that arrived in it."""
     variables = {
-        "data_interval_start": iso(start),
-        "data_interval_end": iso(end),
+        "data_interval_start": start.isoformat(),
+        "data_interval_end": end.isoformat(),
         "landing_event_files": [str(p) for p in event_files(LANDING_DIR, start, end)],
         "landing_price_files": [str(p) for p in price_files(LANDING_DIR, end)],
     }

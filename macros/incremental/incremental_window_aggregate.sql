@@ -31,20 +31,25 @@
             "a dynamic_session's gap depends on each row, so the sessions a late event can join are unbounded; "
             ~ "use tumble, hop, cumulate or session") }}
     {%- endif -%}
-    {%- set incremental = is_incremental() and interval_start is not none and interval_start != '' -%}
+    {%- set has_interval = interval_start is not none and interval_start != '' -%}
+    {#- Checked on every run, the first included, so a bad argument does not wait for the second run to fail. -#}
+    {%- set earliest_event = window_tvf._earliest_on_time(interval_start, allowed_lateness, '0 seconds',
+        'incremental_window_aggregate') if has_interval else none -%}
     {%- set aggregated -%}
         {{ window_tvf.window_aggregate('recompute_input', window, group_by, aggregates, strategy=strategy) }}
     {%- endset -%}
-    {%- if not incremental -%}
+    {%- if not (has_interval and is_incremental()) -%}
         {{ return(window_tvf._dated_windows('select * from ' ~ relation, aggregated, none)) }}
     {%- elif spec.tvf != 'session' -%}
-        {%- set bound = window_tvf.recompute_from(interval_start, allowed_lateness, spec.size) -%}
+        {%- set bound = window_tvf._recompute_bound(interval_start, allowed_lateness, spec.size, 'day',
+            'incremental_window_aggregate') -%}
         {%- set recompute_input -%}
             select * from {{ relation }} where {{ spec.timecol }} >= {{ bound }}
         {%- endset -%}
         {{ return(window_tvf._dated_windows(recompute_input, aggregated, bound)) }}
     {%- else -%}
-        {{ return(window_tvf._dated_windows(window_tvf._session_recompute_input(relation, spec, interval_start, allowed_lateness), aggregated, none)) }}
+        {{ return(window_tvf._dated_windows(window_tvf._session_recompute_input(relation, spec, earliest_event),
+            aggregated, none)) }}
     {%- endif -%}
 {% endmacro %}
 
@@ -73,16 +78,12 @@
     (whole dates, so insert_overwrite replaces complete partitions). Sessions that start before that date stay;
     for each key only events after the last of them (after its window_end - gap: its last event) are read.
 -#}
-{% macro _session_recompute_input(relation, spec, interval_start, allowed_lateness) %}
+{% macro _session_recompute_input(relation, spec, earliest_event) %}
     {%- set keys = window_tvf._column_names(spec.get('partition_by'), 'incremental_window_aggregate', 'partition_by') -%}
     {%- set gap = window_tvf._positive_duration(spec.gap, 'incremental_window_aggregate', 'gap') -%}
-    {%- set earliest_event = window_tvf._earliest_on_time(interval_start, allowed_lateness, '0 seconds') -%}
     with session_bound as (
-        select
-            least(
-                date_trunc('day', {{ earliest_event }}),
-                coalesce(date_trunc('day', min(window_start)), date_trunc('day', {{ earliest_event }}))
-            ) as recompute_from
+        -- least() skips NULL: with no stored session to rejoin, the earliest event's day
+        select date_trunc('day', least(min(window_start), {{ earliest_event }})) as recompute_from
         from {{ this }}
         where window_end >= {{ earliest_event }}
     ),

@@ -20,17 +20,23 @@
     {%- if interval_start is none or interval_start == '' -%}
         {{ return(none) }}
     {%- endif -%}
+    {{ return(window_tvf._recompute_bound(interval_start, allowed_lateness, window_size, partition_granularity,
+        'recompute_from')) }}
+{% endmacro %}
+
+{#- recompute_from's bound, with errors in the name of the macro the user called. -#}
+{% macro _recompute_bound(interval_start, allowed_lateness, window_size, partition_granularity, macro_name) %}
     {%- set units = ['hour', 'day', 'week', 'month', 'year'] -%}
     {%- if partition_granularity not in units -%}
-        {{ window_tvf._argument_error('recompute_from', 'partition_granularity', partition_granularity,
+        {{ window_tvf._argument_error(macro_name, 'partition_granularity', partition_granularity,
             "expected one of " ~ units | join(', ') ~ " (the unit the model's partition column truncates to)") }}
     {%- endif -%}
     {{ return("date_trunc('" ~ partition_granularity ~ "', "
-        ~ window_tvf._earliest_on_time(interval_start, allowed_lateness, window_size, 'recompute_from') ~ ")") }}
+        ~ window_tvf._earliest_on_time(interval_start, allowed_lateness, window_size, macro_name) ~ ")") }}
 {% endmacro %}
 
 {#- interval_start - allowed_lateness - window_size, as a timestamp literal of that instant (UTC). -#}
-{% macro _earliest_on_time(interval_start, allowed_lateness, window_size, macro_name='incremental_window_aggregate') %}
+{% macro _earliest_on_time(interval_start, allowed_lateness, window_size, macro_name) %}
     {%- set start = window_tvf._utc_instant(interval_start, macro_name, 'interval_start') -%}
     {%- set lateness = window_tvf._parse_duration(allowed_lateness, macro_name, 'allowed_lateness') -%}
     {%- if lateness < 0 -%}

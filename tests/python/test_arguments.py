@@ -70,6 +70,12 @@ BAD_CALLS = [
         id="recompute-from-granularity",
     ),
     pytest.param(
+        "incremental_window_aggregate(ref('stg_bid'), TUMBLE_10M, 'item', {'n': 'count(*)'}, "
+        "'2026-01-01T02:00:00Z', 'two hours')",
+        """window_tvf.incremental_window_aggregate: argument 'allowed_lateness' got "two hours"; expected a duration""",
+        id="incremental-bad-lateness",
+    ),
+    pytest.param(
         "incremental_window_aggregate(ref('stg_bid'), {'tvf': 'dynamic_session', 'timecol': 'bidtime', "
         "'gap_ms': '1000'}, 'item', {'n': 'count(*)'}, '2026-01-01T02:00:00Z', '2 hours')",
         "window_tvf.incremental_window_aggregate: argument 'window' got {\"gap_ms\": \"1000\", "

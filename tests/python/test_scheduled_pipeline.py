@@ -44,13 +44,9 @@ run.configure_airflow(WORK / "airflow")
 @pytest.fixture(scope="module", autouse=True)
 def own_schema() -> Any:
     """The pipeline writes to its own schema, apart from the example project's tables."""
-    previous = os.environ.get("WINDOW_TVF_SCHEMA")
-    os.environ["WINDOW_TVF_SCHEMA"] = SCHEMA
-    yield
-    if previous is None:
-        os.environ.pop("WINDOW_TVF_SCHEMA")
-    else:
-        os.environ["WINDOW_TVF_SCHEMA"] = previous
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("WINDOW_TVF_SCHEMA", SCHEMA)
+        yield
 
 
 @pytest.fixture(scope="module")
