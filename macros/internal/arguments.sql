@@ -10,58 +10,6 @@
 {% endmacro %}
 
 
-{#- Durations: '10 minutes', '1 HOUR', '-6 minutes', '500 ms', or Flink's "INTERVAL '10' MINUTES". Returns microseconds. -#}
-{% macro _duration_units() %}
-    {{ return({
-        'millisecond': 1000, 'milliseconds': 1000, 'ms': 1000,
-        'second': 1000000, 'seconds': 1000000, 'sec': 1000000, 'secs': 1000000, 's': 1000000,
-        'minute': 60000000, 'minutes': 60000000, 'min': 60000000, 'mins': 60000000,
-        'hour': 3600000000, 'hours': 3600000000, 'hr': 3600000000, 'hrs': 3600000000, 'h': 3600000000,
-        'day': 86400000000, 'days': 86400000000, 'd': 86400000000,
-    }) }}
-{% endmacro %}
-
-{% macro _parse_duration(value, macro_name, argument) %}
-    {%- set allowed = "expected a duration string such as '10 minutes', '1 hour', '500 milliseconds', '-6 minutes' or "
-        ~ "\"INTERVAL '10' MINUTES\", with a whole number and a unit from milliseconds to days "
-        ~ "(millisecond(s)/ms, second(s)/sec/s, minute(s)/min, hour(s)/hr/h, day(s)/d)" -%}
-    {%- if value is not string -%}
-        {{ window_tvf._argument_error(macro_name, argument, value, allowed) }}
-    {%- endif -%}
-    {%- set text = value | trim | lower -%}
-    {%- set match = modules.re.match("^([+-]?)\s*interval\s+'\s*([+-]?)\s*(\d+)\s*'\s*([a-z]+)$", text) -%}
-    {%- if match -%}
-        {%- set negative = (match.group(1) == '-') != (match.group(2) == '-') -%}
-        {%- set amount, unit = match.group(3), match.group(4) -%}
-    {%- else -%}
-        {%- set match = modules.re.match("^([+-]?)\s*(\d+)\s*([a-z]+)$", text) -%}
-        {%- if not match -%}
-            {{ window_tvf._argument_error(macro_name, argument, value, allowed) }}
-        {%- endif -%}
-        {%- set negative = match.group(1) == '-' -%}
-        {%- set amount, unit = match.group(2), match.group(3) -%}
-    {%- endif -%}
-    {%- set units = window_tvf._duration_units() -%}
-    {%- if unit not in units -%}
-        {{ window_tvf._argument_error(macro_name, argument, value, "unknown unit '" ~ unit ~ "': " ~ allowed) }}
-    {%- endif -%}
-    {%- set micros = (amount | int) * units[unit] -%}
-    {{ return(-micros if negative else micros) }}
-{% endmacro %}
-
-{% macro _positive_duration(value, macro_name, argument) %}
-    {%- set micros = window_tvf._parse_duration(value, macro_name, argument) -%}
-    {%- if micros <= 0 -%}
-        {{ window_tvf._argument_error(macro_name, argument, value, "it must be a positive duration, e.g. '10 minutes'") }}
-    {%- endif -%}
-    {{ return(micros) }}
-{% endmacro %}
-
-{% macro _offset_duration(value, macro_name) %}
-    {{ return(0 if value is none else window_tvf._parse_duration(value, macro_name, 'offset')) }}
-{% endmacro %}
-
-
 {#- Column names: plain identifiers, or backquoted Spark identifiers for names with other characters. -#}
 {% macro _column_name(value, macro_name, argument) %}
     {%- if value is not string or not modules.re.match("^([A-Za-z_][A-Za-z0-9_]*|`([^`]|``)+`)$", value) -%}
@@ -108,15 +56,24 @@
 {#-
     Columns of a relation known to the warehouse, as {lower-case name: data type}; empty when it cannot be known:
     a CTE name, or a relation that dbt renders as a CTE (ephemeral models and unit-test fixtures, `__dbt__cte__*`).
+    Read once per relation and model (kept in the model's context): a macro checks columns and reads the time
+    column's type, and window operations call several macros on the same relation.
 -#}
 {% macro _known_columns(relation) %}
-    {%- set columns = {} -%}
-    {%- if execute and relation is not string and not (relation.identifier or '').startswith('__dbt__cte__') -%}
+    {%- if not execute or relation is string or (relation.identifier or '').startswith('__dbt__cte__') -%}
+        {{ return({}) }}
+    {%- endif -%}
+    {%- set cache = context.get('window_tvf__known_columns', {}) -%}
+    {%- set key = relation | string -%}
+    {%- if key not in cache -%}
+        {%- set columns = {} -%}
         {%- for column in adapter.get_columns_in_relation(relation) -%}
             {%- do columns.update({column.name | lower: column.data_type | lower}) -%}
         {%- endfor -%}
+        {%- do cache.update({key: columns}) -%}
+        {%- do context.update({'window_tvf__known_columns': cache}) -%}
     {%- endif -%}
-    {{ return(columns) }}
+    {{ return(cache[key]) }}
 {% endmacro %}
 
 {#-

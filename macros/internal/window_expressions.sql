@@ -1,82 +1,134 @@
 {#
-    SQL expressions shared by the windowing TVFs. Time arithmetic is done in microseconds, so it is exact for
-    millisecond and microsecond timestamps and for times before 1970, and every result keeps the type of the
-    time column (timestamp or timestamp_ntz).
+    The arithmetic shared by the window TVFs and window operations. Windows are computed on a wall clock, in
+    microseconds since 1970-01-01 00:00 of that clock (bigint), as Flink computes them:
+      - a `timestamp_ntz` column (Flink's TIMESTAMP) is its own wall clock; no zone is involved;
+      - a `timestamp` column (Flink's TIMESTAMP_LTZ) is read on the wall clock of a time zone: the macro's
+        `time_zone` argument, else the Spark session's zone (Flink's table.local-time-zone).
+    window_start and window_end are wall-clock values, so they are `timestamp_ntz` for both column types (Flink types
+    them TIMESTAMP); window_time is the instant of window_end - 1 ms, typed like the time column.
 #}
 
 {#-
-    Microseconds between the wall-clock epoch and `time_expr`. A `timestamp` column is read on the session time
-    zone's wall clock (cast to timestamp_ntz), as Flink aligns TIMESTAMP_LTZ windows in its session time zone; with
-    the project's UTC session that is the UTC epoch grid. Spark evaluates timestampdiff through LocalDateTime values,
-    row by row; in a UTC session the wall clock of both timestamp types is the stored value, which unix_micros reads
-    directly (a timestamp_ntz is cast to timestamp, read as UTC: the same number).
+    How a macro call reads its time column: {'type': 'timestamp' | 'timestamp_ntz' | none (not known at compile time:
+    a CTE name), 'zone': the zone of a `timestamp` column's wall clock, 'session_utc': whether the session zone is
+    UTC}. A `time_zone` for a timestamp_ntz column is an error: its values are already wall-clock times.
 -#}
-{% macro _epoch_micros(time_expr) -%}
-    {%- if window_tvf._session_time_zone_is_utc() -%}
-        unix_micros(cast({{ time_expr }} as timestamp))
-    {%- else -%}
-        timestampdiff(microsecond, timestamp_ntz'1970-01-01 00:00:00', cast({{ time_expr }} as timestamp_ntz))
+{% macro _time_axis(relation, timecol, time_zone, macro_name) %}
+    {%- set columns = window_tvf._known_columns(relation) -%}
+    {%- set column_type = columns.get(window_tvf._unquoted(timecol) | lower) -%}
+    {%- set zone = window_tvf._time_zone_argument(time_zone, macro_name) -%}
+    {%- if zone is not none and column_type == 'timestamp_ntz' -%}
+        {{ window_tvf._argument_error(macro_name, 'time_zone', time_zone,
+            "the time column " ~ timecol ~ " is a timestamp_ntz, whose values are wall-clock times already: windows on "
+            ~ "it do not depend on a zone (time_zone applies to timestamp columns); drop time_zone, or convert the column "
+            ~ "to a timestamp first, e.g. to_utc_timestamp(" ~ timecol ~ ", 'Europe/Paris') for times written in Paris") }}
     {%- endif -%}
-{%- endmacro %}
-
-{#-
-    Whether the Spark session's time zone is UTC when the model compiles: asked once per model (the answer is kept
-    in the model's context); false while dbt parses, which never runs the SQL. The embedded profile sets the zone
-    before every query (WINDOW_TVF_SESSION_TIME_ZONE); on a target where a pre-hook changes it after compilation
-    (`set spark.sql.session.timeZone`), windows would follow the zone seen at compile time.
--#}
-{% macro _session_time_zone_is_utc() %}
-    {%- if not execute -%}{{ return(false) }}{%- endif -%}
-    {%- if 'window_tvf__session_time_zone' not in context -%}
-        {%- do context.update({'window_tvf__session_time_zone': run_query('select current_timezone()').columns[0].values()[0]}) -%}
-    {%- endif -%}
-    {{ return(context['window_tvf__session_time_zone'] in ('UTC', 'Etc/UTC', 'Z', '+00:00', 'GMT', 'Etc/GMT')) }}
+    {{ return({'type': column_type if column_type in ('timestamp', 'timestamp_ntz') else none,
+        'zone': window_tvf._session_time_zone() if zone is none else zone,
+        'session_utc': window_tvf._session_time_zone_is_utc()}) }}
 {% endmacro %}
 
-{#- Distance from `time_expr` back to the latest grid point `offset + k * period` at or before it (0 <= d < period). -#}
-{% macro _since_grid_start(time_expr, period, offset) -%}
-    pmod({{ window_tvf._epoch_micros(time_expr) }}{{ " - (" ~ offset ~ ")" if offset }}, {{ period }})
-{%- endmacro %}
-
-{% macro _plus_micros(time_expr, micros) -%}
-    timestampadd(microsecond, {{ micros }}, {{ time_expr }})
+{#- Wall-clock microseconds of `time_expr`, a value of the axis' time column. -#}
+{% macro _wall_micros(axis, time_expr) -%}
+    {%- set ntz -%}
+        {%- if axis.session_utc -%}
+            unix_micros(cast({{ time_expr }} as timestamp))
+        {%- else -%}
+            timestampdiff(microsecond, timestamp_ntz'1970-01-01 00:00:00', cast({{ time_expr }} as timestamp_ntz))
+        {%- endif -%}
+    {%- endset -%}
+    {%- set ltz = window_tvf._zone_wall_micros(axis.zone, 'unix_micros(cast(' ~ time_expr ~ ' as timestamp))') -%}
+    {%- if axis.type == 'timestamp_ntz' -%}
+        {{ ntz }}
+    {%- elif axis.type == 'timestamp' -%}
+        {{ ltz }}
+    {%- else -%}
+        {#- Type unknown at compile time: Spark folds typeof() to a constant, so only one branch is evaluated. -#}
+        case when typeof({{ time_expr }}) = 'timestamp_ntz' then {{ ntz }} else {{ ltz }} end
+    {%- endif -%}
 {%- endmacro %}
 
 {#-
-    The time `micros` microseconds after the wall-clock epoch, typed like `like_expr` (a time of the same column, such
-    as a group's earliest): lets a GROUP BY use a bigint and convert once per group instead of once per row.
+    The timestamp_ntz showing `micros` wall-clock microseconds. In a UTC session casting a timestamp to
+    timestamp_ntz is the identity on microseconds; otherwise the addition is done on the timestamp_ntz itself.
 -#}
-{% macro _time_at(micros, like_expr) -%}
-    {{ window_tvf._plus_micros(like_expr, micros ~ ' - ' ~ window_tvf._epoch_micros(like_expr)) }}
+{% macro _wall_timestamp(axis, micros) -%}
+    {%- if axis.session_utc -%}
+        cast(timestamp_micros({{ micros }}) as timestamp_ntz)
+    {%- else -%}
+        timestampadd(microsecond, {{ micros }}, timestamp_ntz'1970-01-01 00:00:00')
+    {%- endif -%}
 {%- endmacro %}
 
-{#- The latest grid point offset + k * period at or before `micros`. -#}
-{% macro _grid_floor(micros, period, offset) -%}
-    {{ micros }} - pmod({{ micros }} - ({{ offset }}), {{ period }})
+{#-
+    window_time: the instant of `end_micros` - 1 ms on the axis' wall clock, typed like the time column. When the
+    type is not known at compile time, `like_expr` (a value of the time column, such as the row's own time or a
+    group's earliest) carries the type: the result is `like_expr` moved by the right number of microseconds.
+-#}
+{% macro _window_time(axis, end_micros, like_expr=none) -%}
+    {%- set wall = '(' ~ end_micros ~ ' - 1000)' -%}
+    {%- if axis.type == 'timestamp_ntz' -%}
+        {{ window_tvf._wall_timestamp(axis, wall) }}
+    {%- elif axis.type == 'timestamp' -%}
+        {{ window_tvf._zone_instant(axis.zone, wall) }}
+    {%- else -%}
+        {%- set ntz_axis = {'type': 'timestamp_ntz', 'zone': axis.zone, 'session_utc': axis.session_utc} -%}
+        timestampadd(microsecond, case
+            when typeof({{ like_expr }}) = 'timestamp_ntz' then {{ wall }} - {{ window_tvf._wall_micros(ntz_axis, like_expr) }}
+            else unix_micros({{ window_tvf._zone_instant(axis.zone, wall) }}) - unix_micros(cast({{ like_expr }} as timestamp))
+        end, {{ like_expr }})
+    {%- endif -%}
 {%- endmacro %}
 
-{#- The grid points offset + k * period after `after_us` and up to `until_us`, ascending, as array<bigint>. -#}
-{% macro _grid_points_between(after_us, until_us, period, offset) -%}
-    {%- set first_after = '(' ~ window_tvf._grid_floor(after_us, period, offset) ~ ' + ' ~ period ~ ')' -%}
-    {%- set last = '(' ~ window_tvf._grid_floor(until_us, period, offset) ~ ')' -%}
-    case
-        when {{ last }} >= {{ first_after }} then sequence({{ first_after }}, {{ last }}, cast({{ period }} as bigint))
-        else cast(array() as array<bigint>)
-    end
-{%- endmacro %}
-
-{#- The three window columns that follow the input's columns, computed from `window_start` of a subquery. -#}
-{% macro _window_end_and_time(size) -%}
-    {{ window_tvf._plus_micros('window_start', size) }} as window_end,
-    {{ window_tvf._plus_micros('window_start', size - 1000) }} as window_time
+{#- The three window columns from the window's wall-clock start and end (microseconds). -#}
+{% macro _window_columns(axis, start_micros, end_micros, like_expr=none) -%}
+    {{ window_tvf._wall_timestamp(axis, start_micros) }} as window_start,
+    {{ window_tvf._wall_timestamp(axis, end_micros) }} as window_end,
+    {{ window_tvf._window_time(axis, end_micros, like_expr) }} as window_time
 {%- endmacro %}
 
 {#- The leading columns of a window result: window_start, window_end, window_time, then the keys. -#}
 {% macro _window_and_keys(keys) -%}
     window_start,
     window_end,
-    {{ window_tvf._plus_micros('window_end', -1000) }} as window_time,
+    window_time,
     {%- for key in keys %}
     {{ key }},
     {%- endfor %}
+{%- endmacro %}
+
+{% macro _plus_micros(time_expr, micros) -%}
+    timestampadd(microsecond, {{ micros }}, {{ time_expr }})
+{%- endmacro %}
+
+{#- The latest grid point offset + k * period at or before `position` (all bigint expressions or numbers). -#}
+{% macro _grid_floor(position, period, offset) -%}
+    {{ position }} - pmod({{ position }} - ({{ offset }}), {{ period }})
+{%- endmacro %}
+
+{#- The grid points offset + k * period after `after` and up to `until`, ascending, as array<bigint>. -#}
+{% macro _grid_points_between(after, until, period, offset) -%}
+    {%- set first_after = '(' ~ window_tvf._grid_floor(after, period, offset) ~ ' + ' ~ period ~ ')' -%}
+    {%- set last = '(' ~ window_tvf._grid_floor(until, period, offset) ~ ')' -%}
+    case
+        when {{ last }} >= {{ first_after }} then sequence({{ first_after }}, {{ last }}, cast({{ period }} as bigint))
+        else cast(array() as array<bigint>)
+    end
+{%- endmacro %}
+
+{#-
+    The rows of `relation` with a time, plus window_tvf__wall (the time on the axis' wall clock, microseconds) and
+    window_tvf__position (that time's position on `grid`). Callers drop both with `* except (...)`.
+-#}
+{% macro _positioned_rows(relation, timecol, axis, grid) -%}
+select
+            walled.*,
+            {{ window_tvf._grid_position(grid, 'walled.window_tvf__wall') }} as window_tvf__position
+        from (
+            select
+                source_rows.*,
+                {{ window_tvf._wall_micros(axis, 'source_rows.' ~ timecol) }} as window_tvf__wall
+            from {{ relation }} as source_rows
+            where source_rows.{{ timecol }} is not null
+        ) as walled
 {%- endmacro %}

@@ -5,8 +5,11 @@
         {'tvf': 'tumble',   'timecol': 'bidtime', 'size': '10 minutes'}
         {'tvf': 'hop',      'timecol': 'bidtime', 'slide': '5 minutes', 'size': '10 minutes'}
         {'tvf': 'cumulate', 'timecol': 'bidtime', 'step': '2 minutes', 'size': '10 minutes', 'offset': '1 minute'}
+        {'tvf': 'cumulate', 'timecol': 'sold_at', 'step': '1 day', 'size': '1 month', 'time_zone': 'America/New_York'}
         {'tvf': 'session',  'timecol': 'bidtime', 'gap': '10 minutes', 'partition_by': 'bidder'}
         {'tvf': 'dynamic_session', 'timecol': 'bidtime', 'gap_ms': 'case when ... end', 'partition_by': 'bidder'}
+
+    Every spec may name a 'time_zone'; tumble, hop and cumulate also a 'week_start' (see the TVFs).
 
     apply_window(relation, window) returns the TVF's SELECT for that spec.
 #}
@@ -16,16 +19,17 @@
 
 {% macro default__apply_window(relation, window) %}
     {%- set spec = window_tvf._window_spec(window, 'apply_window') -%}
+    {%- set zone, week_start = spec.get('time_zone'), spec.get('week_start') -%}
     {%- if spec.tvf == 'tumble' -%}
-        {{ return(window_tvf.tumble(relation, spec.timecol, spec.size, spec.get('offset'))) }}
+        {{ return(window_tvf.tumble(relation, spec.timecol, spec.size, spec.get('offset'), zone, week_start)) }}
     {%- elif spec.tvf == 'hop' -%}
-        {{ return(window_tvf.hop(relation, spec.timecol, spec.slide, spec.size, spec.get('offset'))) }}
+        {{ return(window_tvf.hop(relation, spec.timecol, spec.slide, spec.size, spec.get('offset'), zone, week_start)) }}
     {%- elif spec.tvf == 'cumulate' -%}
-        {{ return(window_tvf.cumulate(relation, spec.timecol, spec.step, spec.size, spec.get('offset'))) }}
+        {{ return(window_tvf.cumulate(relation, spec.timecol, spec.step, spec.size, spec.get('offset'), zone, week_start)) }}
     {%- elif spec.tvf == 'session' -%}
-        {{ return(window_tvf.session(relation, spec.timecol, spec.gap, spec.get('partition_by'))) }}
+        {{ return(window_tvf.session(relation, spec.timecol, spec.gap, spec.get('partition_by'), zone)) }}
     {%- else -%}
-        {{ return(window_tvf.dynamic_session(relation, spec.timecol, spec.gap_ms, spec.get('partition_by'))) }}
+        {{ return(window_tvf.dynamic_session(relation, spec.timecol, spec.gap_ms, spec.get('partition_by'), zone)) }}
     {%- endif -%}
 {% endmacro %}
 
@@ -33,11 +37,11 @@
 {#- Checks a window spec's shape (the TVF checks the values) and returns it. -#}
 {% macro _window_spec(window, macro_name, argument='window') %}
     {%- set arguments = {
-        'tumble': (['timecol', 'size'], ['offset']),
-        'hop': (['timecol', 'slide', 'size'], ['offset']),
-        'cumulate': (['timecol', 'step', 'size'], ['offset']),
-        'session': (['timecol', 'gap'], ['partition_by']),
-        'dynamic_session': (['timecol', 'gap_ms'], ['partition_by']),
+        'tumble': (['timecol', 'size'], ['offset', 'time_zone', 'week_start']),
+        'hop': (['timecol', 'slide', 'size'], ['offset', 'time_zone', 'week_start']),
+        'cumulate': (['timecol', 'step', 'size'], ['offset', 'time_zone', 'week_start']),
+        'session': (['timecol', 'gap'], ['partition_by', 'time_zone']),
+        'dynamic_session': (['timecol', 'gap_ms'], ['partition_by', 'time_zone']),
     } -%}
     {%- if window is not mapping or window.get('tvf') not in arguments -%}
         {{ window_tvf._argument_error(macro_name, argument, window,
@@ -57,13 +61,18 @@
 {% endmacro %}
 
 
-{#- What makes two windows the same, whatever their time columns: the TVF and its durations, in microseconds. -#}
+{#-
+    What makes two windows the same, whatever their time columns: the TVF, its durations (parsed), the time zone and
+    the week start as given (an absent zone is the session's on both sides).
+-#}
 {% macro _window_identity(spec, macro_name) %}
     {%- set identity = {'tvf': spec.tvf} -%}
     {%- for key in ['size', 'slide', 'step', 'gap', 'offset'] if spec.get(key) is not none -%}
-        {%- do identity.update({key: window_tvf._parse_duration(spec[key], macro_name, key)}) -%}
+        {%- do identity.update({key: window_tvf._parse_span(spec[key], macro_name, key)}) -%}
     {%- endfor -%}
     {%- if spec.get('gap_ms') is not none -%}{%- do identity.update({'gap_ms': spec.gap_ms | trim}) -%}{%- endif -%}
-    {%- if identity.get('offset') == 0 -%}{%- do identity.pop('offset') -%}{%- endif -%}
+    {%- if identity.get('offset') and not (identity.offset.months or identity.offset.micros) -%}{%- do identity.pop('offset') -%}{%- endif -%}
+    {%- do identity.update({'time_zone': window_tvf._time_zone_argument(spec.get('time_zone'), macro_name),
+        'week_start': (spec.get('week_start') or 'monday') | lower}) -%}
     {{ return(identity) }}
 {% endmacro %}

@@ -6,7 +6,7 @@
     group_by:   key column(s); none for one row per window
     aggregates: {output name: aggregate call}, e.g. {'price': 'sum(price)', 'bids': 'count(*)'}
     grouping:   none, 'rollup', 'cube', or a list of grouping sets such as [['item', 'supplier'], ['item'], []]
-    strategy:   'auto' (slices when every aggregate merges, see window_aggregate_slicing.sql), 'slices' (the
+    strategy:   'auto' (slices when every aggregate merges, see slicing/slices.sql), 'slices' (the
                 same, but an error when slicing is impossible) or 'rows' (assign rows to windows, then GROUP BY)
 #}
 {% macro window_aggregate(relation, window, group_by, aggregates, grouping=none, strategy='auto') %}
@@ -54,32 +54,8 @@ select
     {{ window_tvf._row_aggregate(call) }} as {{ name }}{{ ',' if not loop.last }}
     {%- endfor %}
 from ({{ window_tvf._windowed(relation, window, 'window_aggregate') }}) as windowed_rows
-group by window_start, window_end{{ ', ' ~ grouping_clause if grouping_clause }}
+group by window_start, window_end, window_time{{ ', ' ~ grouping_clause if grouping_clause }}
 {%- endmacro %}
-
-
-{#- The sliced SQL for this aggregation, or none when it needs the row path. -#}
-{% macro _sliced_aggregate(relation, window, keys, measures, grouping) %}
-    {%- if window is none or grouping is not none -%}{{ return(none) }}{%- endif -%}
-    {%- set spec = window_tvf._window_spec(window, 'window_aggregate') -%}
-    {%- set plan = window_tvf._merge_plan(measures) -%}
-    {%- set partition_keys = window_tvf._column_names(spec.get('partition_by'), 'window_aggregate', 'partition_by') -%}
-    {%- if spec.tvf == 'dynamic_session' or (spec.tvf == 'session' and partition_keys | reject('in', keys) | list) -%}
-        {{ return(none) }}
-    {%- elif spec.tvf != 'session' and plan is none -%}
-        {{ return(none) }}
-    {%- endif -%}
-    {%- set relation = window_tvf._relation(relation, 'window_aggregate') -%}
-    {%- set timecol = window_tvf._column_name(spec.timecol, 'window_aggregate', 'timecol') -%}
-    {#- The output has no input columns, so an input with window columns (a previous step's output) is fine. -#}
-    {%- do window_tvf._check_columns(relation, 'window_aggregate', timecol, {'group_by': keys, 'partition_by': partition_keys},
-        window_columns=[]) -%}
-    {%- if spec.tvf == 'session' -%}
-        {{ return(window_tvf._session_aggregate_sql(relation, spec, keys, measures)) }}
-    {%- endif -%}
-    {{ return({'tumble': window_tvf._tumble_aggregate_sql, 'hop': window_tvf._hop_aggregate_sql,
-        'cumulate': window_tvf._cumulate_aggregate_sql}[spec.tvf](relation, spec, keys, plan)) }}
-{% endmacro %}
 
 
 {#- The windowed rows: the TVF for a window spec, or the relation itself when it is already windowed. -#}

@@ -24,5 +24,5 @@ select
     ) as elements,
     count(*) as element_count
 from ({{ window_tvf._windowed(relation, window, 'window_collect') }}) as windowed_rows
-group by window_start, window_end{{ ', ' ~ keys | join(', ') if keys }}
+group by window_start, window_end, window_time{{ ', ' ~ keys | join(', ') if keys }}
 {%- endmacro %}

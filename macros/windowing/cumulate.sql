@@ -1,51 +1,37 @@
 {#
     CUMULATE(TABLE relation, DESCRIPTOR(timecol), step, size [, offset]): windows that start on the grid
     offset + k * size and end after one step, two steps, ... up to size. A row is in every window of its
-    max-size period whose end is after it.
+    max-size period whose end is after it. Calendar sizes work too: month-to-date by day (step '1 day', size
+    '1 month'), year-to-date by month, week-to-date by day.
 #}
-{% macro cumulate(relation, timecol, step, size, offset=none) %}
-    {{ return(adapter.dispatch('cumulate', 'window_tvf')(relation, timecol, step, size, offset)) }}
+{% macro cumulate(relation, timecol, step, size, offset=none, time_zone=none, week_start=none) %}
+    {{ return(adapter.dispatch('cumulate', 'window_tvf')(relation, timecol, step, size, offset, time_zone, week_start)) }}
 {% endmacro %}
 
-{% macro default__cumulate(relation, timecol, step, size, offset=none) %}
+{% macro default__cumulate(relation, timecol, step, size, offset=none, time_zone=none, week_start=none) %}
     {%- set relation = window_tvf._relation(relation, 'cumulate') -%}
     {%- set timecol = window_tvf._column_name(timecol, 'cumulate', 'timecol') -%}
-    {%- set step_us, size_us = window_tvf._cumulate_durations(step, size) -%}
-    {%- set offset_us = window_tvf._offset_duration(offset, 'cumulate') -%}
+    {%- set step_span, size_span = window_tvf._cumulate_spans(step, size, 'cumulate') -%}
+    {%- set grid = window_tvf._grid(size_span, offset, week_start, 'cumulate') -%}
     {%- do window_tvf._check_columns(relation, 'cumulate', timecol) -%}
-    {%- set time_expr = 'source_rows.' ~ timecol -%}
+    {%- set axis = window_tvf._time_axis(relation, timecol, time_zone, 'cumulate') -%}
+    {%- set step_grid = window_tvf._cumulate_step_grid(grid, step_span) -%}
+    {%- set period = window_tvf._cumulate_period(grid, step_grid, 'window_tvf__position') -%}
 select
-    cumulated.*,
-    {{ window_tvf._plus_micros('window_end', -1000) }} as window_time
+    cumulated.* except (window_tvf__wall, window_tvf__position, window_tvf__period_start, window_tvf__end),
+    {{ window_tvf._window_columns(axis,
+        window_tvf._grid_wall(grid, 'window_tvf__period_start'),
+        window_tvf._grid_wall(step_grid, 'window_tvf__end'),
+        'cumulated.' ~ timecol) }}
 from (
     select
-        source_rows.*,
-        -- d, the distance back to the start of the row's max-size period, is computed once per row (bound by the
-        -- outer lambda); the row is in the windows ending start + j * step after it: j from floor(d / step) + 1
-        -- to size / step
-        inline(flatten(transform(
-            array({{ window_tvf._since_grid_start(time_expr, size_us, offset_us) }}),
-            since_start -> transform(
-                sequence(cast(since_start div {{ step_us }}L as int) + 1, {{ size_us // step_us }}),
-                step_count -> struct(
-                    {{ window_tvf._plus_micros(time_expr, '-since_start') }} as window_start,
-                    {{ window_tvf._plus_micros(time_expr, 'step_count * ' ~ step_us ~ 'L - since_start') }} as window_end
-                )
-            )
-        )))
-    from {{ relation }} as source_rows
-    where {{ time_expr }} is not null
+        positioned.*,
+        {{ period.start }} as window_tvf__period_start,
+        -- the windows holding the row: the step ends after it, up to the end of its period
+        explode({{ window_tvf._grid_points_between('window_tvf__position', period.end, step_grid.period, step_grid.offset) }})
+            as window_tvf__end
+    from (
+        {{ window_tvf._positioned_rows(relation, timecol, axis, step_grid) }}
+    ) as positioned
 ) as cumulated
 {%- endmacro %}
-
-
-{#- Step and size in microseconds; size must be a whole multiple of step (Flink's rule for CUMULATE). -#}
-{% macro _cumulate_durations(step, size, macro_name='cumulate') %}
-    {%- set step_us = window_tvf._positive_duration(step, macro_name, 'step') -%}
-    {%- set size_us = window_tvf._positive_duration(size, macro_name, 'size') -%}
-    {%- if size_us % step_us != 0 -%}
-        {{ window_tvf._argument_error(macro_name, 'size', size,
-            "it must be a whole multiple of step " ~ (step | tojson) ~ " (Flink's rule for CUMULATE)") }}
-    {%- endif -%}
-    {{ return([step_us, size_us]) }}
-{% endmacro %}

@@ -1,37 +1,35 @@
 {#
     HOP(TABLE relation, DESCRIPTOR(timecol), slide, size [, offset]): every row in each window [start, start + size)
     with start on the grid offset + k * slide that contains it. Size need not be a multiple of slide; a slide larger
-    than the size leaves gaps, and rows in a gap belong to no window.
+    than the size leaves gaps, and rows in a gap belong to no window. Slide and size are both fixed lengths, or both
+    calendar lengths (e.g. 3-month windows every month).
 #}
-{% macro hop(relation, timecol, slide, size, offset=none) %}
-    {{ return(adapter.dispatch('hop', 'window_tvf')(relation, timecol, slide, size, offset)) }}
+{% macro hop(relation, timecol, slide, size, offset=none, time_zone=none, week_start=none) %}
+    {{ return(adapter.dispatch('hop', 'window_tvf')(relation, timecol, slide, size, offset, time_zone, week_start)) }}
 {% endmacro %}
 
-{% macro default__hop(relation, timecol, slide, size, offset=none) %}
+{% macro default__hop(relation, timecol, slide, size, offset=none, time_zone=none, week_start=none) %}
     {%- set relation = window_tvf._relation(relation, 'hop') -%}
     {%- set timecol = window_tvf._column_name(timecol, 'hop', 'timecol') -%}
-    {%- set slide_us = window_tvf._positive_duration(slide, 'hop', 'slide') -%}
-    {%- set size_us = window_tvf._positive_duration(size, 'hop', 'size') -%}
-    {%- set offset_us = window_tvf._offset_duration(offset, 'hop') -%}
+    {%- set slide_span, size_span = window_tvf._hop_spans(slide, size, 'hop') -%}
+    {%- set grid = window_tvf._grid(slide_span, offset, week_start, 'hop') -%}
+    {%- set size_units = size_span.months or size_span.micros -%}
     {%- do window_tvf._check_columns(relation, 'hop', timecol) -%}
-    {%- set time_expr = 'source_rows.' ~ timecol -%}
+    {%- set axis = window_tvf._time_axis(relation, timecol, time_zone, 'hop') -%}
 select
-    hopped.*,
-    {{ window_tvf._window_end_and_time(size_us) }}
+    hopped.* except (window_tvf__wall, window_tvf__position, window_tvf__start),
+    {{ window_tvf._window_columns(axis,
+        window_tvf._grid_wall(grid, 'window_tvf__start'),
+        window_tvf._grid_wall(grid, 'window_tvf__start + ' ~ size_units),
+        'hopped.' ~ timecol) }}
 from (
     select
-        source_rows.*,
-        -- d, the distance back to the latest grid start, is computed once per row (bound by the outer lambda);
-        -- window k (k = 0, 1, ...) starts k slides before that start and holds the row while k * slide + d < size:
-        -- ceil((size - d) / slide) windows, none when the row is in a gap
-        explode(flatten(transform(
-            array({{ window_tvf._since_grid_start(time_expr, slide_us, offset_us) }}),
-            since_start -> transform(
-                array_repeat(0, cast(({{ size_us + slide_us - 1 }}L - since_start) div {{ slide_us }}L as int)),
-                (unused, window_index) -> {{ window_tvf._plus_micros(time_expr, '-(since_start + window_index * ' ~ slide_us ~ 'L)') }}
-            )
-        ))) as window_start
-    from {{ relation }} as source_rows
-    where {{ time_expr }} is not null
+        positioned.*,
+        -- the windows holding the row start on the slide grid within one size before it
+        explode({{ window_tvf._grid_points_between('window_tvf__position - ' ~ size_units, 'window_tvf__position',
+            grid.period, grid.offset) }}) as window_tvf__start
+    from (
+        {{ window_tvf._positioned_rows(relation, timecol, axis, grid) }}
+    ) as positioned
 ) as hopped
 {%- endmacro %}

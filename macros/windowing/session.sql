@@ -5,17 +5,18 @@
     window_start is the session's first time, window_end the largest time + gap in it.
     Flink runs SESSION in streaming mode only; this is the same result in batch.
 #}
-{% macro session(relation, timecol, gap, partition_by=none) %}
-    {{ return(adapter.dispatch('session', 'window_tvf')(relation, timecol, gap, partition_by)) }}
+{% macro session(relation, timecol, gap, partition_by=none, time_zone=none) %}
+    {{ return(adapter.dispatch('session', 'window_tvf')(relation, timecol, gap, partition_by, time_zone)) }}
 {% endmacro %}
 
-{% macro default__session(relation, timecol, gap, partition_by=none) %}
+{% macro default__session(relation, timecol, gap, partition_by=none, time_zone=none) %}
     {%- set relation = window_tvf._relation(relation, 'session') -%}
     {%- set timecol = window_tvf._column_name(timecol, 'session', 'timecol') -%}
     {%- set gap_us = window_tvf._positive_duration(gap, 'session', 'gap') -%}
     {%- set keys = window_tvf._column_names(partition_by, 'session', 'partition_by') -%}
     {%- do window_tvf._check_columns(relation, 'session', timecol, {'partition_by': keys}) -%}
-    {{ return(window_tvf._session_sql(relation, timecol, gap_us, keys)) }}
+    {%- set axis = window_tvf._time_axis(relation, timecol, time_zone, 'session') -%}
+    {{ return(window_tvf._session_sql(relation, timecol, gap_us, keys, axis)) }}
 {% endmacro %}
 
 
@@ -25,11 +26,11 @@
     "case when item = 'A' then 5 * 60000 else 10 * 60000 end". Each row's window is [time, time + its gap); windows
     that overlap or touch merge. A gap that is NULL or not positive fails the query (Flink rejects it too).
 #}
-{% macro dynamic_session(relation, timecol, gap_ms, partition_by=none) %}
-    {{ return(adapter.dispatch('dynamic_session', 'window_tvf')(relation, timecol, gap_ms, partition_by)) }}
+{% macro dynamic_session(relation, timecol, gap_ms, partition_by=none, time_zone=none) %}
+    {{ return(adapter.dispatch('dynamic_session', 'window_tvf')(relation, timecol, gap_ms, partition_by, time_zone)) }}
 {% endmacro %}
 
-{% macro default__dynamic_session(relation, timecol, gap_ms, partition_by=none) %}
+{% macro default__dynamic_session(relation, timecol, gap_ms, partition_by=none, time_zone=none) %}
     {%- set relation = window_tvf._relation(relation, 'dynamic_session') -%}
     {%- set timecol = window_tvf._column_name(timecol, 'dynamic_session', 'timecol') -%}
     {%- set keys = window_tvf._column_names(partition_by, 'dynamic_session', 'partition_by') -%}
@@ -39,47 +40,48 @@
             ~ "'case when item = ''A'' then 300000 else 600000 end'") }}
     {%- endif -%}
     {%- do window_tvf._check_columns(relation, 'dynamic_session', timecol, {'partition_by': keys}) -%}
+    {%- set axis = window_tvf._time_axis(relation, timecol, time_zone, 'dynamic_session') -%}
     {%- set gap_us -%}
         case
             when ({{ gap_ms }}) > 0 then cast(({{ gap_ms }}) * 1000 as bigint)
             else raise_error(concat('window_tvf.dynamic_session: gap_ms must be positive, got ', coalesce(cast(({{ gap_ms }}) as string), 'NULL')))
         end
     {%- endset -%}
-    {{ return(window_tvf._session_sql(relation, timecol, gap_us, keys)) }}
+    {{ return(window_tvf._session_sql(relation, timecol, gap_us, keys, axis)) }}
 {% endmacro %}
 
 
 {#- The input row travels as one struct column, so the helper columns never mix with (or shadow) the user's. -#}
-{% macro _session_sql(relation, timecol, gap_us, keys) %}
+{% macro _session_sql(relation, timecol, gap_us, keys, axis) %}
     {%- set row_keys = [] -%}
     {%- for key in keys -%}{%- do row_keys.append('session_row.' ~ key) -%}{%- endfor -%}
     {%- set session_partition = 'partition by ' ~ (row_keys + ['window_tvf__session']) | join(', ') -%}
 select
     sessions.session_row.*,
-    sessions.window_start,
-    sessions.window_end,
-    {{ window_tvf._plus_micros('sessions.window_end', -1000) }} as window_time
+    {{ window_tvf._window_columns(axis, 'sessions.window_tvf__start', 'sessions.window_tvf__end',
+        'sessions.session_row.' ~ timecol) }}
 from (
     select
         session_row,
-        min(window_tvf__time) over ({{ session_partition }}) as window_start,
-        max(window_tvf__row_end) over ({{ session_partition }}) as window_end
+        min(window_tvf__time) over ({{ session_partition }}) as window_tvf__start,
+        max(window_tvf__row_end) over ({{ session_partition }}) as window_tvf__end
     from (
-        {{ window_tvf._numbered_sessions(relation, timecol, gap_us, 'struct(source_rows.*) as session_row', row_keys) }}
+        {{ window_tvf._numbered_sessions(relation, timecol, gap_us, 'struct(source_rows.*) as session_row', row_keys, axis) }}
     ) as numbered
 ) as sessions
 {%- endmacro %}
 
 
 {#-
-    The rows of `relation` with a time, each opening the window [time, time + gap), numbered by session within
-    `partition` (expressions over the `carried` columns). A row starts a new session when no earlier row's window
-    reaches it: its time is after the running maximum of the earlier rows' window ends (with a static gap, the
-    previous row's time + gap). Columns: the carried ones, window_tvf__time, window_tvf__row_end,
-    window_tvf__starts and window_tvf__session (the running count of session starts). Shared by the session TVFs
-    and the session path of window_aggregate.
+    The rows of `relation` with a time, each opening the window [time, time + gap) on the axis' wall clock (so the
+    gap is wall-clock time, as Flink measures it), numbered by session within `partition` (expressions over the
+    `carried` columns). A row starts a new session when no earlier row's window reaches it: its time is after the
+    running maximum of the earlier rows' window ends (with a static gap, the previous row's time + gap). Columns: the
+    carried ones, window_tvf__time, window_tvf__gap and window_tvf__row_end (wall-clock microseconds), window_tvf__starts and
+    window_tvf__session (the running count of session starts). Shared by the session TVFs and the session path of
+    window_aggregate.
 -#}
-{% macro _numbered_sessions(relation, timecol, gap_us, carried, partition) %}
+{% macro _numbered_sessions(relation, timecol, gap_us, carried, partition, axis) %}
     {%- set by_partition = ('partition by ' ~ partition | join(', ') ~ ' ') if partition else '' -%}
     {%- set time_expr = 'source_rows.' ~ timecol -%}
 select
@@ -96,11 +98,16 @@ from (
         end as window_tvf__starts
     from (
         select
-            {{ carried }},
-            {{ time_expr }} as window_tvf__time,
-            {{ window_tvf._plus_micros(time_expr, gap_us) }} as window_tvf__row_end
-        from {{ relation }} as source_rows
-        where {{ time_expr }} is not null
+            walled.*,
+            walled.window_tvf__time + walled.window_tvf__gap as window_tvf__row_end
+        from (
+            select
+                {{ carried }},
+                {{ window_tvf._wall_micros(axis, time_expr) }} as window_tvf__time,
+                {{ gap_us }} as window_tvf__gap
+            from {{ relation }} as source_rows
+            where {{ time_expr }} is not null
+        ) as walled
     ) as timed
 ) as marked
 {%- endmacro %}

@@ -1,26 +1,30 @@
 {#
     TUMBLE(TABLE relation, DESCRIPTOR(timecol), size [, offset]): every row in the one window
-    [start, start + size) whose start lies on the grid offset + k * size.
+    [start, start + size) whose start lies on the grid offset + k * size of the wall clock (macros/internal/window_grid.sql):
+    fixed sizes as in Flink, and calendar sizes beyond it ('1 week', '1 month', '1 quarter', '1 year', 'N months').
 #}
-{% macro tumble(relation, timecol, size, offset=none) %}
-    {{ return(adapter.dispatch('tumble', 'window_tvf')(relation, timecol, size, offset)) }}
+{% macro tumble(relation, timecol, size, offset=none, time_zone=none, week_start=none) %}
+    {{ return(adapter.dispatch('tumble', 'window_tvf')(relation, timecol, size, offset, time_zone, week_start)) }}
 {% endmacro %}
 
-{% macro default__tumble(relation, timecol, size, offset=none) %}
+{% macro default__tumble(relation, timecol, size, offset=none, time_zone=none, week_start=none) %}
     {%- set relation = window_tvf._relation(relation, 'tumble') -%}
     {%- set timecol = window_tvf._column_name(timecol, 'tumble', 'timecol') -%}
-    {%- set size_us = window_tvf._positive_duration(size, 'tumble', 'size') -%}
-    {%- set offset_us = window_tvf._offset_duration(offset, 'tumble') -%}
+    {%- set grid = window_tvf._grid(window_tvf._positive_span(size, 'tumble', 'size'), offset, week_start, 'tumble') -%}
     {%- do window_tvf._check_columns(relation, 'tumble', timecol) -%}
+    {%- set axis = window_tvf._time_axis(relation, timecol, time_zone, 'tumble') -%}
 select
-    tumbled.*,
-    {{ window_tvf._window_end_and_time(size_us) }}
+    tumbled.* except (window_tvf__wall, window_tvf__position, window_tvf__start),
+    {{ window_tvf._window_columns(axis,
+        window_tvf._grid_wall(grid, 'window_tvf__start'),
+        window_tvf._grid_wall(grid, 'window_tvf__start + ' ~ grid.period),
+        'tumbled.' ~ timecol) }}
 from (
     select
-        source_rows.*,
-        {{ window_tvf._plus_micros('source_rows.' ~ timecol,
-            '-' ~ window_tvf._since_grid_start('source_rows.' ~ timecol, size_us, offset_us)) }} as window_start
-    from {{ relation }} as source_rows
-    where source_rows.{{ timecol }} is not null
+        positioned.*,
+        {{ window_tvf._grid_cell_start(grid, 'window_tvf__position') }} as window_tvf__start
+    from (
+        {{ window_tvf._positioned_rows(relation, timecol, axis, grid) }}
+    ) as positioned
 ) as tumbled
 {%- endmacro %}

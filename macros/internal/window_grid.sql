@@ -1,0 +1,139 @@
+{#
+    Window grids on the wall clock. A grid is where windows (or slices) start: offset + k * period, for any integer k.
+      {'unit': 'micros', 'period': p, 'offset': o}            fixed lengths, in wall-clock microseconds since
+                                                              1970-01-01 00:00, so a day is a calendar day;
+                                                              week grids start on a week day (week_start);
+      {'unit': 'months', 'period': n, 'offset': m, 'shift': s} calendar months: windows start on the first of a month
+                                                              at 00:00 (plus the fixed part of the offset, s), every n
+                                                              months counted from 1970-01; quarters and years are 3 and
+                                                              12 months on that grid, so they start in January, April,
+                                                              July, October and on January 1.
+    A position on a grid is in its unit: wall-clock microseconds, or a month number (0 = 1970-01).
+#}
+
+{#- Days from Thursday 1970-01-01 to the first week day after it that starts a week. -#}
+{% macro _week_starts() %}
+    {{ return({'thursday': 0, 'friday': 1, 'saturday': 2, 'sunday': 3, 'monday': 4, 'tuesday': 5, 'wednesday': 6}) }}
+{% endmacro %}
+
+{#-
+    The grid of `period` (a parsed span: the TUMBLE or CUMULATE size, the HOP slide) shifted by `offset` (a
+    duration string or none). `week_start` (default monday) is only for a period written in weeks.
+-#}
+{% macro _grid(period, offset, week_start, macro_name) %}
+    {%- set shift = window_tvf._parse_span('0 ms' if offset is none else offset, macro_name, 'offset') -%}
+    {%- set week_starts = window_tvf._week_starts() -%}
+    {%- if week_start is not none -%}
+        {%- if week_start is not string or (week_start | lower) not in week_starts -%}
+            {{ window_tvf._argument_error(macro_name, 'week_start', week_start,
+                "expected a week day: monday, tuesday, wednesday, thursday, friday, saturday or sunday") }}
+        {%- elif not period.weeks -%}
+            {{ window_tvf._argument_error(macro_name, 'week_start', week_start,
+                "week_start applies to windows whose grid is in weeks (a size such as '1 week', or a HOP slide in weeks); "
+                ~ "drop it, or give the size in weeks") }}
+        {%- endif -%}
+    {%- endif -%}
+    {%- if period.months -%}
+        {{ return({'unit': 'months', 'period': period.months, 'offset': shift.months, 'shift': shift.micros}) }}
+    {%- elif shift.months -%}
+        {{ window_tvf._argument_error(macro_name, 'offset', offset,
+            "an offset in months, quarters or years needs windows whose size is in months, quarters or years; "
+            ~ "give a fixed offset such as '6 hours' or '2 days'") }}
+    {%- endif -%}
+    {%- set week_alignment = week_starts[(week_start or 'monday') | lower] * 86400000000 if period.weeks else 0 -%}
+    {{ return({'unit': 'micros', 'period': period.micros, 'offset': shift.micros + week_alignment, 'shift': 0}) }}
+{% endmacro %}
+
+{#- The grid position of wall-clock microseconds `wall`. -#}
+{% macro _grid_position(grid, wall) -%}
+    {%- if grid.unit == 'micros' -%}
+        {{ wall }}
+    {%- else -%}
+        {{ window_tvf._month_number('(' ~ wall ~ (' - ' ~ grid.shift ~ 'L' if grid.shift else '') ~ ')') }}
+    {%- endif -%}
+{%- endmacro %}
+
+{#- The start of the grid cell holding `position` (in the grid's unit). -#}
+{% macro _grid_cell_start(grid, position) -%}
+    {{ window_tvf._grid_floor(position, grid.period, grid.offset) }}
+{%- endmacro %}
+
+{#- Wall-clock microseconds of a grid position. -#}
+{% macro _grid_wall(grid, position) -%}
+    {%- if grid.unit == 'micros' -%}
+        {{ position }}
+    {%- else -%}
+        (unix_date(add_months(date'1970-01-01', cast({{ position }} as int))) * 86400000000L
+            {{- ' + ' ~ grid.shift ~ 'L' if grid.shift }})
+    {%- endif -%}
+{%- endmacro %}
+
+{#- The month number (0 = January 1970, -1 = December 1969) of wall-clock microseconds `wall`. -#}
+{% macro _month_number(wall) -%}
+    {%- set day = 'date_from_unix_date(cast((' ~ wall ~ ' - pmod(' ~ wall ~ ', 86400000000L)) div 86400000000L as int))' -%}
+    cast((year({{ day }}) - 1970) * 12 + month({{ day }}) - 1 as bigint)
+{%- endmacro %}
+
+
+{#- A HOP's slide and size: both calendar (months, quarters, years) or both fixed. -#}
+{% macro _hop_spans(slide, size, macro_name) %}
+    {%- set slide_span = window_tvf._positive_span(slide, macro_name, 'slide') -%}
+    {%- set size_span = window_tvf._positive_span(size, macro_name, 'size') -%}
+    {%- if (slide_span.months > 0) != (size_span.months > 0) -%}
+        {{ window_tvf._argument_error(macro_name, 'size', size,
+            "a HOP's slide and size must both be calendar lengths (months, quarters, years) or both fixed lengths "
+            ~ "(milliseconds to weeks); the slide is " ~ (slide | tojson)) }}
+    {%- endif -%}
+    {{ return([slide_span, size_span]) }}
+{% endmacro %}
+
+{#-
+    A CUMULATE's step and size, where the step must divide the size on the calendar: a fixed size by a fixed step
+    (Flink's rule); a calendar size by a calendar step that divides it (months divide quarters and years) or by a
+    fixed step that divides a day (so it divides every month).
+-#}
+{% macro _cumulate_spans(step, size, macro_name='cumulate') %}
+    {%- set step_span = window_tvf._positive_span(step, macro_name, 'step') -%}
+    {%- set size_span = window_tvf._positive_span(size, macro_name, 'size') -%}
+    {%- if size_span.months and step_span.months -%}
+        {%- set divides = size_span.months % step_span.months == 0 -%}
+    {%- elif size_span.months -%}
+        {%- set divides = 86400000000 % step_span.micros == 0 -%}
+    {%- else -%}
+        {%- set divides = not step_span.months and size_span.micros % step_span.micros == 0 -%}
+    {%- endif -%}
+    {%- if not divides -%}
+        {{ window_tvf._argument_error(macro_name, 'size', size,
+            "it must be a whole multiple of step " ~ (step | tojson) ~ " on the calendar (Flink's rule for CUMULATE): "
+            ~ "a fixed size a multiple of a fixed step; months, quarters and years a multiple of a step in months, or "
+            ~ "any of them with a step that divides a day ('1 day', '1 hour'); 7 days divide a week, not a month") }}
+    {%- endif -%}
+    {{ return([step_span, size_span]) }}
+{% endmacro %}
+
+{#-
+    The grid of a CUMULATE's steps: months when the step is in months; otherwise fixed steps aligned with the periods
+    (on a fixed size grid its offset; within calendar periods the offset's fixed part, since a step that divides a day
+    puts every month start on its grid).
+-#}
+{% macro _cumulate_step_grid(grid, step_span) %}
+    {%- if step_span.months -%}
+        {{ return({'unit': 'months', 'period': step_span.months, 'offset': grid.offset, 'shift': grid.shift}) }}
+    {%- endif -%}
+    {{ return({'unit': 'micros', 'period': step_span.micros, 'offset': grid.offset if grid.unit == 'micros' else grid.shift,
+        'shift': 0}) }}
+{% endmacro %}
+
+{#-
+    The period (size-grid cell) holding `position` (a position on the step grid: a row's, or a step slice's start):
+    {'start': its start on the size grid, 'end': its end on the step grid}, as SQL.
+-#}
+{% macro _cumulate_period(grid, step_grid, position) %}
+    {%- if grid.unit == step_grid.unit -%}
+        {%- set start = window_tvf._grid_cell_start(grid, position) -%}
+        {{ return({'start': start, 'end': '(' ~ start ~ ') + ' ~ grid.period}) }}
+    {%- endif -%}
+    {#- Calendar periods, fixed steps: the month of the position, then the end of its period in microseconds. -#}
+    {%- set start = window_tvf._grid_cell_start(grid, window_tvf._grid_position(grid, position)) -%}
+    {{ return({'start': start, 'end': window_tvf._grid_wall(grid, '(' ~ start ~ ') + ' ~ grid.period)}) }}
+{% endmacro %}

@@ -1,0 +1,143 @@
+{#
+    Hopping windows: partial results per slice of gcd(size, slide), each merged into the windows that cover it.
+    - fan-out (a slice lies in at most 64 windows, and always for calendar windows): each slice's partials are copied
+      to its windows' starts and merged by one GROUP BY (like window() on rows, but on slices: far fewer when keys
+      are dense);
+    - block merges (larger overlaps, e.g. 1 day / 1 minute: 1440 windows per slice): windows are listed once, at
+      their first non-empty slice, and merged with the van Herk/Gil-Werman block split: blocks of one window size,
+      so a window covers the tail of one block and the head of the next; running merges over each block (one
+      ascending, one descending) give both parts of every window in linear time, for min/max as well as sums.
+#}
+{% macro _hop_aggregate_sql(relation, spec, keys, plan, axis) %}
+    {%- set slide_span, size_span = window_tvf._hop_spans(spec.slide, spec.size, 'window_aggregate') -%}
+    {%- set grid = window_tvf._grid(slide_span, spec.get('offset'), spec.get('week_start'), 'window_aggregate') -%}
+    {%- set size = size_span.months or size_span.micros -%}
+    {%- set ns = namespace(a=grid.period, b=size) -%}
+    {%- for _ in range(64) if ns.b != 0 -%}{%- set ns.a, ns.b = ns.b, ns.a % ns.b -%}{%- endfor -%}
+    {%- set slice_grid = dict(grid, period=ns.a) -%}
+    {%- set slices = window_tvf._slices_sql(relation, spec.timecol, keys, plan, axis, slice_grid) -%}
+    {%- if grid.unit == 'months' or (size + grid.period - 1) // grid.period <= 64 -%}
+        {%- set merged = window_tvf._hop_fan_out_sql(slices, keys, plan, axis, grid, size) -%}
+    {%- else -%}
+        {%- set merged = window_tvf._hop_block_merge_sql(slices, keys, plan, axis, grid, size) -%}
+    {%- endif -%}
+    {%- set source -%}
+        select
+            merged.*,
+            {{ window_tvf._grid_wall(grid, 'window_start_position') }} as window_tvf__start,
+            {{ window_tvf._grid_wall(grid, 'window_start_position + ' ~ size) }} as window_tvf__end
+        from ({{ merged }}) as merged
+    {%- endset -%}
+    {{ return(window_tvf._sliced_output(keys, plan, source, axis)) }}
+{% endmacro %}
+
+
+{#- Copy each slice's partials to the windows that hold it (starts on the slide grid within one size before it). -#}
+{% macro _hop_fan_out_sql(slices, keys, plan, axis, grid, size) %}
+    select
+        {% for key in keys %}{{ key }}, {% endfor -%}
+        window_start_position
+        {{- window_tvf._merged_like(axis) }},
+        {%- for column, partial, merge in window_tvf._partial_columns(plan) %}
+        {{ merge }}({{ column }}) as {{ column }}{{ ',' if not loop.last }}
+        {%- endfor %}
+    from (
+        select
+            slices.*,
+            explode({{ window_tvf._grid_points_between('(slice_start - ' ~ size ~ ')', 'slice_start', grid.period, grid.offset) }})
+                as window_start_position
+        from ({{ slices }}) as slices
+    ) as slices_in_windows
+    group by {% for key in keys %}{{ key }}, {% endfor %}window_start_position
+{%- endmacro %}
+
+
+{#- Block merges over fixed-length slices (positions in wall-clock microseconds), as described above. -#}
+{% macro _hop_block_merge_sql(slices, keys, plan, axis, grid, size) %}
+    {%- set slide, offset = grid.period, grid.offset -%}
+    {%- set by_key = ('partition by ' ~ keys | join(', ')) if keys else '' -%}
+    {%- set by_block = 'partition by ' ~ (keys + ['block_index']) | join(', ') -%}
+    {%- set like = ', window_tvf__like' if axis.type is none else '' -%}
+with window_tvf__slices as (
+    {{ slices }}
+),
+
+-- each window once, at its first non-empty slice: starts on the slide grid after both the previous non-empty
+-- slice of the key and one window size back, up to this slice
+window_tvf__window_starts as (
+    select
+        {% for key in keys %}{{ key }}, {% endfor -%}
+        explode({{ window_tvf._grid_points_between('after_position', 'slice_start', slide, offset) }}) as window_start_position
+        {{- like }}
+    from (
+        select
+            window_tvf__slices.*,
+            greatest(coalesce(lag(slice_start) over ({{ by_key }} order by slice_start), slice_start - {{ size }}),
+                slice_start - {{ size }}) as after_position
+        from window_tvf__slices
+    ) as first_slices
+),
+
+-- slices and, per window, a start marker (in the start's block) and an end marker (in the next block)
+window_tvf__stream as (
+    select
+        {% for key in keys %}{{ key }}, {% endfor -%}
+        slice_start as point,
+        {{ window_tvf._hop_block_index('slice_start', size, offset) }} as block_index,
+        1 as is_slice,
+        0 as is_end,
+        cast(null as bigint) as window_start_position
+        {{- like }},
+        {%- for column, partial, merge in window_tvf._partial_columns(plan) %}
+        {{ column }}{{ ',' if not loop.last }}
+        {%- endfor %}
+    from window_tvf__slices
+    union all
+    select
+        {% for key in keys %}{{ key }}, {% endfor -%}
+        window_start_position + {{ size }}L * is_end,
+        {{ window_tvf._hop_block_index('window_start_position', size, offset) }} + is_end,
+        0,
+        is_end,
+        window_start_position
+        {{- like }},
+        {%- for column, partial, merge in window_tvf._partial_columns(plan) %}
+        null{{ ',' if not loop.last }}
+        {%- endfor %}
+    from (select window_tvf__window_starts.*, explode(array(0, 1)) as is_end from window_tvf__window_starts) as markers
+),
+
+-- start marker: merge of its block's slices at or after it (descending run); end marker: merge of its block's
+-- slices before it (ascending run, markers sort before slices at the same point)
+window_tvf__parts as (
+    select
+        {% for key in keys %}{{ key }}, {% endfor -%}
+        window_start_position
+        {{- like }},
+        {%- for column, partial, merge in window_tvf._partial_columns(plan) %}
+        case
+            when is_end = 1 then {{ merge }}({{ column }}) over (
+                {{ by_block }} order by point, is_slice rows between unbounded preceding and current row)
+            else {{ merge }}({{ column }}) over (
+                {{ by_block }} order by point desc, is_slice desc rows between unbounded preceding and current row)
+        end as {{ column }}{{ ',' if not loop.last }}
+        {%- endfor %}
+    from window_tvf__stream
+)
+
+select
+    {% for key in keys %}{{ key }}, {% endfor -%}
+    window_start_position
+    {{- window_tvf._merged_like(axis) }},
+    {%- for column, partial, merge in window_tvf._partial_columns(plan) %}
+    {{ merge }}({{ column }}) as {{ column }}{{ ',' if not loop.last }}
+    {%- endfor %}
+from window_tvf__parts
+where window_start_position is not null
+group by {% for key in keys %}{{ key }}, {% endfor %}window_start_position
+{%- endmacro %}
+
+{#- Floor division on the grid offset + k * period: which block of one window size `position` falls in. -#}
+{% macro _hop_block_index(position, period, offset) -%}
+    ({{ position }} - ({{ offset }}) - pmod({{ position }} - ({{ offset }}), {{ period }})) div {{ period }}
+{%- endmacro %}

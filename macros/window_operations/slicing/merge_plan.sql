@@ -1,0 +1,75 @@
+{#
+    Which aggregates window_aggregate can compute from partial results (Flink's slicing): each aggregate's partial
+    call per slice and how partials merge. Used by every sliced window kind (macros/window_operations/slicing/).
+#}
+
+{#-
+    How each aggregate merges: a list of {name, partials: [(column, partial call, merge function)], final}, or
+    none when some aggregate cannot be merged (e.g. count(distinct x), percentile, collect_list).
+    avg(x) is sum(x) / count(x) on both paths, so they agree exactly.
+-#}
+{% macro _merge_plan(measures) %}
+    {%- set merges = {'count': 'sum', 'count_if': 'sum', 'sum': 'sum', 'min': 'min', 'max': 'max',
+        'bool_and': 'bool_and', 'every': 'bool_and', 'bool_or': 'bool_or', 'some': 'bool_or'} -%}
+    {%- set plan = [] -%}
+    {%- for name, call in measures.items() -%}
+        {%- set single_call = window_tvf._single_call(call) -%}
+        {%- if single_call is none -%}
+            {{ return(none) }}
+        {%- endif -%}
+        {%- set function, arguments = single_call -%}
+        {%- if (arguments | trim | lower).startswith('distinct') -%}
+            {{ return(none) }}
+        {%- elif function in ('avg', 'mean') -%}
+            {%- do plan.append({'name': name, 'partials': [
+                ('partial_' ~ name ~ '_sum', 'sum(' ~ arguments ~ ')', 'sum'),
+                ('partial_' ~ name ~ '_count', 'count(' ~ arguments ~ ')', 'sum')],
+                'final': 'try_divide(partial_' ~ name ~ '_sum, partial_' ~ name ~ '_count)'}) -%}
+        {%- elif function in merges -%}
+            {%- do plan.append({'name': name, 'partials': [('partial_' ~ name, call, merges[function])],
+                'final': 'partial_' ~ name}) -%}
+        {%- else -%}
+            {{ return(none) }}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(plan) }}
+{% endmacro %}
+
+{#- Every partial column of a merge plan, as (column, partial call, merge function). -#}
+{% macro _partial_columns(plan) %}
+    {%- set columns = [] -%}
+    {%- for measure in plan -%}{%- do columns.extend(measure.partials) -%}{%- endfor -%}
+    {{ return(columns) }}
+{% endmacro %}
+
+{#- The row path's call for an aggregate: avg as sum / count, like the sliced path. -#}
+{% macro _row_aggregate(call) %}
+    {%- set single_call = window_tvf._single_call(call) -%}
+    {%- if single_call and single_call[0] in ('avg', 'mean') and not (single_call[1] | trim | lower).startswith('distinct') -%}
+        {{ return('try_divide(sum(' ~ single_call[1] ~ '), count(' ~ single_call[1] ~ '))') }}
+    {%- endif -%}
+    {{ return(call) }}
+{% endmacro %}
+
+{#-
+    [function name, arguments] when `call` is exactly one function call, such as 'sum(price * qty)'; none for a
+    compound expression such as 'max(a) - min(a)', which cannot be merged from partials of its parts' kind.
+-#}
+{% macro _single_call(call) %}
+    {%- set match = modules.re.match("(?s)^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)\s*$", call) -%}
+    {%- if not match -%}{{ return(none) }}{%- endif -%}
+    {%- set scan = namespace(depth=0, closed_early=false, quote=none) -%}
+    {%- for character in match.group(2) -%}
+        {%- if scan.quote -%}
+            {%- if character == scan.quote -%}{%- set scan.quote = none -%}{%- endif -%}
+        {%- elif character in ("'", '"', '`') -%}
+            {%- set scan.quote = character -%}
+        {%- elif character == '(' -%}
+            {%- set scan.depth = scan.depth + 1 -%}
+        {%- elif character == ')' -%}
+            {%- set scan.depth = scan.depth - 1 -%}
+            {%- if scan.depth < 0 -%}{%- set scan.closed_early = true -%}{%- endif -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(none if scan.closed_early or scan.depth != 0 else [match.group(1) | lower, match.group(2)]) }}
+{% endmacro %}

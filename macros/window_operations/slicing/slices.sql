@@ -1,0 +1,84 @@
+{#
+    Window aggregation without copying rows into every window they belong to (Flink's slicing), used by
+    window_aggregate when every aggregate can be merged from partial results (merge_plan.sql). Rows are cut into
+    slices on the wall clock, partial results are computed per slice, and each window kind merges its slices:
+      - tumble.sql:   a slice is a window;
+      - hop.sql:      slices of gcd(size, slide), merged into each window that covers them;
+      - cumulate.sql: slices of one step, merged by a running merge within each period;
+      - session.sql:  one sort numbers the sessions, then one GROUP BY.
+    Everything is bigint arithmetic on wall-clock positions (macros/internal/window_grid.sql); window columns are
+    made once per window at the end (_sliced_output).
+#}
+
+{#- The sliced SQL for this aggregation, or none when it needs the row path. -#}
+{% macro _sliced_aggregate(relation, window, keys, measures, grouping) %}
+    {%- if window is none or grouping is not none -%}{{ return(none) }}{%- endif -%}
+    {%- set spec = window_tvf._window_spec(window, 'window_aggregate') -%}
+    {%- set plan = window_tvf._merge_plan(measures) -%}
+    {%- set partition_keys = window_tvf._column_names(spec.get('partition_by'), 'window_aggregate', 'partition_by') -%}
+    {%- if spec.tvf == 'dynamic_session' or (spec.tvf == 'session' and partition_keys | reject('in', keys) | list) -%}
+        {{ return(none) }}
+    {%- elif spec.tvf != 'session' and plan is none -%}
+        {{ return(none) }}
+    {%- endif -%}
+    {%- set relation = window_tvf._relation(relation, 'window_aggregate') -%}
+    {%- set timecol = window_tvf._column_name(spec.timecol, 'window_aggregate', 'timecol') -%}
+    {#- The output has no input columns, so an input with window columns (a previous step's output) is fine. -#}
+    {%- do window_tvf._check_columns(relation, 'window_aggregate', timecol, {'group_by': keys, 'partition_by': partition_keys},
+        window_columns=[]) -%}
+    {%- set axis = window_tvf._time_axis(relation, timecol, spec.get('time_zone'), 'window_aggregate') -%}
+    {%- if spec.tvf == 'session' -%}
+        {{ return(window_tvf._session_aggregate_sql(relation, spec, keys, measures, axis)) }}
+    {%- endif -%}
+    {{ return({'tumble': window_tvf._tumble_aggregate_sql, 'hop': window_tvf._hop_aggregate_sql,
+        'cumulate': window_tvf._cumulate_aggregate_sql}[spec.tvf](relation, spec, keys, plan, axis)) }}
+{% endmacro %}
+
+
+{#-
+    Partial results per (keys, slice): rows grouped by the start of their cell on `grid` (`slice_start`, in the
+    grid's unit). When the time column's type is unknown at compile time, the slice's earliest time
+    (`window_tvf__like`) carries it to window_time.
+-#}
+{% macro _slices_sql(relation, timecol, keys, plan, axis, grid) %}
+    select
+        {% for key in keys %}{{ key }}, {% endfor -%}
+        slice_start,
+        {%- if axis.type is none %}
+        min({{ timecol }}) as window_tvf__like,
+        {%- endif %}
+        {%- for column, partial, merge in window_tvf._partial_columns(plan) %}
+        {{ partial }} as {{ column }}{{ ',' if not loop.last }}
+        {%- endfor %}
+    from (
+        select
+            positioned.*,
+            {{ window_tvf._grid_cell_start(grid, 'window_tvf__position') }} as slice_start
+        from (
+            {{ window_tvf._positioned_rows(relation, timecol, axis, grid) }}
+        ) as positioned
+    ) as sliced_rows
+    group by {% for key in keys %}{{ key }}, {% endfor %}slice_start
+{%- endmacro %}
+
+{#-
+    The output columns: window columns, keys, then each aggregate's final value from its merged partials. `source`
+    has the window's wall-clock start and end as window_tvf__start and window_tvf__end (microseconds), and
+    window_tvf__like when the time column's type is unknown.
+-#}
+{% macro _sliced_output(keys, plan, source, axis) %}
+select
+    {{ window_tvf._window_columns(axis, 'window_tvf__start', 'window_tvf__end', 'window_tvf__like') }},
+    {%- for key in keys %}
+    {{ key }},
+    {%- endfor %}
+    {%- for measure in plan %}
+    {{ measure.final }} as {{ measure.name }}{{ ',' if not loop.last }}
+    {%- endfor %}
+from ({{ source }}) as merged_windows
+{%- endmacro %}
+
+{#- `, min(window_tvf__like) as window_tvf__like` when a merge must carry the time column's type, else nothing. -#}
+{% macro _merged_like(axis, expression='min(window_tvf__like)') -%}
+    {{ ', ' ~ expression ~ ' as window_tvf__like' if axis.type is none }}
+{%- endmacro %}
