@@ -32,8 +32,7 @@
         ~ ("'1 week', '3 months', " if calendar else "'1 week', ")
         ~ "or \"INTERVAL '10' MINUTES\", with a whole number and a unit: millisecond(s)/ms, second(s)/sec/s, "
         ~ "minute(s)/min, hour(s)/hr/h, day(s)/d, week(s)/w"
-        ~ (", month(s)/mon, quarter(s)/q, year(s)/yr/y" if calendar else
-           " (months, quarters and years have no fixed length, so they cannot be used here)")) }}
+        ~ (", month(s)/mon, quarter(s)/q, year(s)/yr/y" if calendar else " (a fixed length: no months or years here)")) }}
 {% endmacro %}
 
 {#- The span of a duration string (see above); `calendar=false` rejects months, quarters and years. -#}
@@ -56,11 +55,19 @@
         {%- set amount, unit = match.group(2), match.group(3) -%}
     {%- endif -%}
     {%- set units = window_tvf._span_units() -%}
-    {%- if unit not in units or (not calendar and units[unit][0] == 'months') -%}
-        {{ window_tvf._argument_error(macro_name, argument, value, "unit '" ~ unit ~ "' is not allowed here: " ~ allowed) }}
+    {%- if unit not in units -%}
+        {{ window_tvf._argument_error(macro_name, argument, value, "unknown unit '" ~ unit ~ "': " ~ allowed) }}
+    {%- elif not calendar and units[unit][0] == 'months' -%}
+        {{ window_tvf._argument_error(macro_name, argument, value, "months, quarters and years have no fixed length, "
+            ~ "and a fixed duration is needed here (up to weeks, e.g. '30 days')") }}
     {%- endif -%}
     {%- set kind, size = units[unit] -%}
     {%- set amount = (-1 if negative else 1) * (amount | int) * size -%}
+    {#- Bounded by Spark's time range (years 1 to 9999), so no window arithmetic on bigints can wrap around. -#}
+    {%- if (kind == 'months' and amount | abs > 120000) or (kind != 'months' and amount | abs > 315569520000000000) -%}
+        {{ window_tvf._argument_error(macro_name, argument, value,
+            "it is longer than 10,000 years, more than any time Spark holds (years 1 to 9999)") }}
+    {%- endif -%}
     {{ return({'months': amount if kind == 'months' else 0, 'micros': 0 if kind == 'months' else amount,
         'weeks': kind == 'weeks'}) }}
 {% endmacro %}

@@ -33,15 +33,17 @@
                 ~ "drop it, or give the size in weeks") }}
         {%- endif -%}
     {%- endif -%}
+    {#- An offset acts modulo the period (Flink's documented offsets), reduced here so no bigint can wrap. -#}
     {%- if period.months -%}
-        {{ return({'unit': 'months', 'period': period.months, 'offset': shift.months, 'shift': shift.micros}) }}
+        {{ return({'unit': 'months', 'period': period.months, 'offset': shift.months % period.months, 'shift': shift.micros}) }}
     {%- elif shift.months -%}
         {{ window_tvf._argument_error(macro_name, 'offset', offset,
             "an offset in months, quarters or years needs windows whose size is in months, quarters or years; "
             ~ "give a fixed offset such as '6 hours' or '2 days'") }}
     {%- endif -%}
     {%- set week_alignment = week_starts[(week_start or 'monday') | lower] * 86400000000 if period.weeks else 0 -%}
-    {{ return({'unit': 'micros', 'period': period.micros, 'offset': shift.micros + week_alignment, 'shift': 0}) }}
+    {{ return({'unit': 'micros', 'period': period.micros, 'offset': (shift.micros + week_alignment) % period.micros,
+        'shift': 0}) }}
 {% endmacro %}
 
 {#- The grid position of wall-clock microseconds `wall`. -#}
@@ -84,6 +86,9 @@
             "a HOP's slide and size must both be calendar lengths (months, quarters, years) or both fixed lengths "
             ~ "(milliseconds to weeks); the slide is " ~ (slide | tojson)) }}
     {%- endif -%}
+    {%- set slide_units, size_units = slide_span.months or slide_span.micros, size_span.months or size_span.micros -%}
+    {%- do window_tvf._windows_per_row((size_units + slide_units - 1) // slide_units, macro_name, 'size', size,
+        "size / slide with slide " ~ (slide | tojson)) -%}
     {{ return([slide_span, size_span]) }}
 {% endmacro %}
 
@@ -108,6 +113,9 @@
             ~ "a fixed size a multiple of a fixed step; months, quarters and years a multiple of a step in months, or "
             ~ "any of them with a step that divides a day ('1 day', '1 hour'); 7 days divide a week, not a month") }}
     {%- endif -%}
+    {%- set steps = size_span.months // step_span.months if step_span.months
+        else (size_span.months * 31 * 86400000000 or size_span.micros) // step_span.micros -%}
+    {%- do window_tvf._windows_per_row(steps, macro_name, 'step', step, "size / step with size " ~ (size | tojson)) -%}
     {{ return([step_span, size_span]) }}
 {% endmacro %}
 
@@ -136,4 +144,17 @@
     {#- Calendar periods, fixed steps: the month of the position, then the end of its period in microseconds. -#}
     {%- set start = window_tvf._grid_cell_start(grid, window_tvf._grid_position(grid, position)) -%}
     {{ return({'start': start, 'end': window_tvf._grid_wall(grid, '(' ~ start ~ ') + ' ~ grid.period)}) }}
+{% endmacro %}
+
+{#-
+    A row of a HOP or CUMULATE is repeated once per window that holds it. Past a million windows per row the output
+    (and Spark's array of window starts) stops being practical; say so at compile time instead of failing on an
+    executor.
+-#}
+{% macro _windows_per_row(count, macro_name, argument, value, ratio) %}
+    {%- if count > 1000000 -%}
+        {{ window_tvf._argument_error(macro_name, argument, value,
+            "each row would be in up to " ~ count ~ " windows (" ~ ratio ~ "); at most 1,000,000 are allowed: "
+            ~ "use a larger slide or step") }}
+    {%- endif -%}
 {% endmacro %}

@@ -37,6 +37,31 @@ def test_duration_forms() -> None:
     assert dict(zip(forms, map(int, parsed))) == forms
 
 
+def test_calendar_duration_forms() -> None:
+    # (months, microseconds, written in weeks) of each form
+    forms = {
+        "1 week": (0, 7 * 24 * 60 * MINUTE, True),
+        "2 WEEKS": (0, 14 * 24 * 60 * MINUTE, True),
+        "1 month": (1, 0, False),
+        "3 months": (3, 0, False),
+        "1 mon": (1, 0, False),
+        "1 quarter": (3, 0, False),
+        "2 quarters": (6, 0, False),
+        "1 year": (12, 0, False),
+        "2 yrs": (24, 0, False),
+        "-1 month": (-1, 0, False),
+        "INTERVAL '1' MONTH": (1, 0, False),
+        "INTERVAL '2' YEAR": (24, 0, False),
+        "7 days": (0, 7 * 24 * 60 * MINUTE, False),
+    }
+    sql = ("{% for d in " + repr(list(forms)) + " %}{% set s = window_tvf._parse_span(d, 'tumble', 'size') %}"
+           "{{ s.months }},{{ s.micros }},{{ s.weeks }};{% endfor %}")
+    run = run_dbt(["compile", "--quiet", "--inline", sql])
+    assert run.success, run.messages
+    parsed = [item.split(",") for item in run.result.results[0].node.compiled_code.strip().rstrip(";").split(";")]
+    assert dict(zip(forms, [(int(m), int(u), w == "True") for m, u, w in parsed])) == forms
+
+
 def test_recompute_from_bound() -> None:
     """interval start - lateness - largest window, rounded down to the partition; none without an interval."""
     sql = (
@@ -128,9 +153,86 @@ BAD_CALLS = [
         id="zero-gap",
     ),
     pytest.param(
-        "tumble(ref('stg_bid'), 'bidtime', '10 minutes', offset='6 weeks')",
-        """window_tvf.tumble: argument 'offset' got "6 weeks"; unknown unit 'weeks'""",
+        "tumble(ref('stg_bid'), 'bidtime', '10 minutes', offset='6 fortnights')",
+        """window_tvf.tumble: argument 'offset' got "6 fortnights"; unknown unit 'fortnights'""",
         id="bad-offset",
+    ),
+    pytest.param(
+        "tumble(ref('stg_bid'), 'bidtime', '1 day', offset='1 month')",
+        """window_tvf.tumble: argument 'offset' got "1 month"; an offset in months, quarters or years needs windows"""
+        " whose size is in months, quarters or years",
+        id="month-offset-for-fixed-size",
+    ),
+    pytest.param(
+        "tumble(ref('stg_bid'), 'bidtime', '1 day', time_zone='America/NewYork')",
+        """window_tvf.tumble: argument 'time_zone' got "America/NewYork"; unknown time zone: expected an IANA time"""
+        " zone name such as 'America/New_York'",
+        id="unknown-time-zone",
+    ),
+    pytest.param(
+        "session(ref('stg_bid'), 'bidtime', '10 minutes', time_zone=5)",
+        "window_tvf.session: argument 'time_zone' got 5; expected an IANA time zone name",
+        id="time-zone-not-a-string",
+    ),
+    pytest.param(
+        "window_aggregate(ref('expected_dst_windows'), {'tvf': 'tumble', 'timecol': 'window_end', 'size': '1 day', "
+        "'time_zone': 'Europe/Paris'}, none, {'n': 'count(*)'})",
+        """window_tvf.window_aggregate: argument 'time_zone' got "Europe/Paris"; the time column window_end is a"""
+        " timestamp_ntz, whose values are wall-clock times already",
+        id="time-zone-for-timestamp-ntz",
+    ),
+    pytest.param(
+        "tumble(ref('stg_bid'), 'bidtime', '1 week', week_start='sun')",
+        """window_tvf.tumble: argument 'week_start' got "sun"; expected a week day: monday, tuesday""",
+        id="unknown-week-start",
+    ),
+    pytest.param(
+        "cumulate(ref('stg_bid'), 'bidtime', '1 day', '1 month', week_start='sunday')",
+        """window_tvf.cumulate: argument 'week_start' got "sunday"; week_start applies to windows whose grid is in weeks""",
+        id="week-start-without-weeks",
+    ),
+    pytest.param(
+        "hop(ref('stg_bid'), 'bidtime', '1 week', '1 month')",
+        """window_tvf.hop: argument 'size' got "1 month"; a HOP's slide and size must both be calendar lengths"""
+        " (months, quarters, years) or both fixed lengths",
+        id="hop-mixes-calendar-and-fixed",
+    ),
+    pytest.param(
+        "cumulate(ref('stg_bid'), 'bidtime', '7 days', '1 month')",
+        """window_tvf.cumulate: argument 'size' got "1 month"; it must be a whole multiple of step "7 days" on the"""
+        " calendar",
+        id="cumulate-week-step-in-month",
+    ),
+    pytest.param(
+        "cumulate(ref('stg_bid'), 'bidtime', '2 months', '1 quarter')",
+        """window_tvf.cumulate: argument 'size' got "1 quarter"; it must be a whole multiple of step "2 months""",
+        id="cumulate-months-not-dividing-quarter",
+    ),
+    pytest.param(
+        "cumulate(ref('stg_bid'), 'bidtime', '1 month', '30 days')",
+        """window_tvf.cumulate: argument 'size' got "30 days"; it must be a whole multiple of step "1 month""",
+        id="cumulate-month-step-in-fixed-size",
+    ),
+    pytest.param(
+        "cumulate(ref('stg_bid'), 'bidtime', '2 days', '1 month')",
+        """window_tvf.cumulate: argument 'size' got "1 month"; it must be a whole multiple of step "2 days""",
+        id="cumulate-step-not-dividing-a-day",
+    ),
+    pytest.param(
+        "session(ref('stg_bid'), 'bidtime', '1 month')",
+        """window_tvf.session: argument 'gap' got "1 month"; months, quarters and years have no fixed length""",
+        id="calendar-gap",
+    ),
+    pytest.param(
+        "window_topn(ref('stg_bid'), {'tvf': 'session', 'timecol': 'bidtime', 'gap': '1 hour', 'week_start': 'monday'}, 3, ['price desc'])",
+        "unknown key 'week_start' for a session window; allowed: tvf, timecol, gap, partition_by, time_zone",
+        id="window-spec-week-start-for-session",
+    ),
+    pytest.param(
+        "window_join(ref('stg_bid'), TUMBLE_10M, ref('stg_bid'), {'tvf': 'tumble', 'timecol': 'bidtime', 'size': "
+        "'10 minutes', 'time_zone': 'Asia/Kolkata'}, 'item')",
+        "both sides of a window join must use the same window",
+        id="join-different-time-zones",
     ),
     pytest.param(
         "tumble(ref('stg_bid'), 'no_such_column', '10 minutes')",
@@ -211,7 +313,7 @@ BAD_CALLS = [
     ),
     pytest.param(
         "window_topn(ref('stg_bid'), {'tvf': 'tumble', 'timecol': 'bidtime', 'size': '1 hour', 'gap': '1 hour'}, 3, ['price desc'])",
-        "unknown key 'gap' for a tumble window; allowed: tvf, timecol, size, offset",
+        "unknown key 'gap' for a tumble window; allowed: tvf, timecol, size, offset, time_zone, week_start",
         id="window-spec-unknown-key",
     ),
     pytest.param(

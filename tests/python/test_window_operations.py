@@ -65,17 +65,18 @@ def test_mergeable_aggregates_are_sliced_and_others_assign_rows(built: DbtRun) -
         assert run.success, run.messages
         return run.result.results[0].node.compiled_code
 
-    assert "group by item, slice_us" in compiled("{'n': 'count(*)', 'top': 'max(price)', 'mean': 'avg(price)'}")
+    assert "group by item, slice_start" in compiled("{'n': 'count(*)', 'top': 'max(price)', 'mean': 'avg(price)'}")
     for not_mergeable in ["{'items': 'count(distinct item)'}", "{'spread': 'max(price) - min(price)'}"]:
         row_path = compiled(not_mergeable)
-        assert "slice_us" not in row_path and "explode(" in row_path
+        assert "slice_start" not in row_path and "explode(" in row_path
 
 
 def test_windows_align_on_a_session_time_zone_other_than_utc(monkeypatch) -> None:
     # A timestamp column is windowed on the session zone's wall clock (Flink's TIMESTAMP_LTZ), a timestamp_ntz column
-    # on its own. The project's session is UTC, where epoch microseconds are read with unix_micros; in any other
-    # zone they come from timestampdiff on the wall clock. Both paths of window_aggregate, in New York:
-    # 03:00 and 06:00 UTC on 1 January are 22:00 on 31 December and 01:00 on 1 January there.
+    # on its own. In New York 03:00 and 06:00 UTC on 1 January are 22:00 on 31 December and 01:00 on 1 January.
+    # Both paths of window_aggregate; window_start is a timestamp_ntz (a wall time) for both column types. The zone's
+    # offsets are looked up in a compiled table (Spark's from_utc_timestamp only outside 1970-2100); a timestamp_ntz
+    # in a non-UTC session is read with timestampdiff.
     def aggregate(timecol: str, strategy: str) -> str:
         return (f"{{{{ window_tvf.window_aggregate('events', {{'tvf': 'tumble', 'timecol': '{timecol}', "
                 f"'size': '1 day'}}, none, {{'v': 'sum(v)'}}, strategy='{strategy}') }}}}")
@@ -89,22 +90,27 @@ def test_windows_align_on_a_session_time_zone_other_than_utc(monkeypatch) -> Non
         + ", ".join(f"{name} as ({call})" for name, call in paths.items())
         + " " + " union all ".join(
             f"select '{name}' as path, cast(window_start as string) as window_start, "
-            f"cast(window_end as string) as window_end, typeof(window_start) as type, v from {name}" for name in paths)
+            f"cast(window_end as string) as window_end, typeof(window_start) as type, "
+            f"cast(unix_micros(cast(window_time as timestamp)) as string) as window_time, v from {name}" for name in paths)
     )
     # dbt's session method applies the profile's settings to the SparkSession before every query.
     monkeypatch.setenv("WINDOW_TVF_SESSION_TIME_ZONE", "America/New_York")
     run = run_dbt(["show", "--quiet", "--limit", "-1", "--inline", sql])
     assert run.success, run.messages
-    assert "timestampdiff(microsecond" in run.result.results[0].node.compiled_code
-    assert "unix_micros" not in run.result.results[0].node.compiled_code
+    compiled = run.result.results[0].node.compiled_code
+    assert "timestampdiff(microsecond" in compiled
+    assert "from_utc_timestamp(timestamp_micros(unix_micros(cast(source_rows.t as timestamp))), 'America/New_York')" in compiled
     rows = sorted(tuple(row) for row in run.result.results[0].agate_table.rows)
+    # window_time of a timestamp: 23:59:59.999 New York time (04:59:59.999 UTC); of a timestamp_ntz: the wall time
+    # read as UTC by the cast in this query
+    dec_31, jan_1 = "1704085199999000", "1704171599999000"
     assert rows == [
-        ("ltz_rows", "2023-12-31 00:00:00", "2024-01-01 00:00:00", "timestamp", 1),
-        ("ltz_rows", "2024-01-01 00:00:00", "2024-01-02 00:00:00", "timestamp", 2),
-        ("ltz_slices", "2023-12-31 00:00:00", "2024-01-01 00:00:00", "timestamp", 1),
-        ("ltz_slices", "2024-01-01 00:00:00", "2024-01-02 00:00:00", "timestamp", 2),
-        ("ntz_rows", "2024-01-01 00:00:00", "2024-01-02 00:00:00", "timestamp_ntz", 3),
-        ("ntz_slices", "2024-01-01 00:00:00", "2024-01-02 00:00:00", "timestamp_ntz", 3),
+        ("ltz_rows", "2023-12-31 00:00:00", "2024-01-01 00:00:00", "timestamp_ntz", dec_31, 1),
+        ("ltz_rows", "2024-01-01 00:00:00", "2024-01-02 00:00:00", "timestamp_ntz", jan_1, 2),
+        ("ltz_slices", "2023-12-31 00:00:00", "2024-01-01 00:00:00", "timestamp_ntz", dec_31, 1),
+        ("ltz_slices", "2024-01-01 00:00:00", "2024-01-02 00:00:00", "timestamp_ntz", jan_1, 2),
+        ("ntz_rows", "2024-01-01 00:00:00", "2024-01-02 00:00:00", "timestamp_ntz", jan_1, 3),
+        ("ntz_slices", "2024-01-01 00:00:00", "2024-01-02 00:00:00", "timestamp_ntz", jan_1, 3),
     ]
 
 
