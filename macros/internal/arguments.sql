@@ -120,6 +120,24 @@
 {% endmacro %}
 
 {#-
+    Named columns (one name or a list) must be among `columns`, the relation's columns as _known_columns returns
+    them; when those are unknown (a CTE name) nothing is checked and Spark reports an unknown column when the
+    query runs. Returns the names in lower case, unquoted.
+-#}
+{% macro _existing_columns(names, columns, relation, macro_name, argument) %}
+    {%- set found = [] -%}
+    {%- for name in window_tvf._column_names(names, macro_name, argument) -%}
+        {%- set key = window_tvf._unquoted(name) | lower -%}
+        {%- if columns and key not in columns -%}
+            {{ window_tvf._argument_error(macro_name, argument, name,
+                "no such column in " ~ relation ~ "; its columns are: " ~ (columns.keys() | join(', '))) }}
+        {%- endif -%}
+        {%- do found.append(key) -%}
+    {%- endfor -%}
+    {{ return(found) }}
+{% endmacro %}
+
+{#-
     `window_columns`: the columns the calling macro adds to its input; an input that already has one of them is
     rejected (the window TVFs add window_start, window_end and window_time; count_window adds its own two).
 -#}
@@ -137,10 +155,7 @@
                 ~ "(cast it first, e.g. to_timestamp(" ~ name ~ "))") }}
         {%- endif -%}
         {%- for argument, names in other_columns.items() -%}
-            {%- for column in names if (window_tvf._unquoted(column) | lower) not in columns -%}
-                {{ window_tvf._argument_error(macro_name, argument, column,
-                    "no such column in " ~ relation ~ "; its columns are: " ~ (columns.keys() | join(', '))) }}
-            {%- endfor -%}
+            {%- do window_tvf._existing_columns(names, columns, relation, macro_name, argument) -%}
         {%- endfor -%}
         {%- for column in window_columns if column in columns -%}
             {{ window_tvf._argument_error(macro_name, 'relation', relation | string,
