@@ -166,10 +166,15 @@
 {% endmacro %}
 
 
-{#- Whole numbers such as N of a Top-N or a count window: must be an integer >= `minimum` (not a bool or string). -#}
+{#-
+    Whole numbers such as N of a Top-N or a count window: an integer >= `minimum` (not a bool or string), and at
+    most bigint's maximum, so the SQL literal is a bigint (Spark would read a larger one as a decimal, or fail).
+-#}
 {% macro _positive_integer(value, macro_name, argument, minimum=1) %}
-    {%- if value is not number or value is sameas true or value is sameas false or value != (value | int) or value < minimum -%}
-        {{ window_tvf._argument_error(macro_name, argument, value, "expected a whole number >= " ~ minimum) }}
+    {%- if value is not number or value is sameas true or value is sameas false or (value | string | lower) in ('nan', 'inf', '-inf')
+        or value != (value | int) or value < minimum or value > 9223372036854775807 -%}
+        {{ window_tvf._argument_error(macro_name, argument, value,
+            "expected a whole number >= " ~ minimum ~ " (and at most 9223372036854775807, bigint's maximum)") }}
     {%- endif -%}
     {{ return(value | int) }}
 {% endmacro %}

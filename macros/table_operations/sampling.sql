@@ -5,16 +5,16 @@
     with key_columns, all rows of a key go together.
 #}
 
-{#- u in [0, 1): the hash's low 53 bits, which a double holds exactly. -#}
+{#- u in [0, 1): the hash's low 53 bits over 2^53, a double division that is exact (a decimal one would round). -#}
 {% macro _row_fraction(seed, key_columns, qualifier) %}
     {%- set keys = [] -%}
     {%- for key in key_columns -%}{%- do keys.append(qualifier ~ '.' ~ key) -%}{%- endfor -%}
-    {{ return('(pmod(xxhash64(' ~ seed ~ ', ' ~ ((keys | join(', ')) if keys else qualifier ~ '.*') ~ '), 9007199254740992) / 9007199254740992.0)') }}
+    {{ return('(pmod(xxhash64(' ~ seed ~ ', ' ~ ((keys | join(', ')) if keys else qualifier ~ '.*') ~ '), 9007199254740992) / 9007199254740992D)') }}
 {% endmacro %}
 
 {#-
     What sample, split and split_part share: the relation and u for each of its rows (key_columns checked against a
-    ref()/source() relation). The seed is a whole number >= 0.
+    ref()/source() relation). The seed is a whole number from 0 to bigint's maximum.
 -#}
 {% macro _sampling_plan(relation, seed, key_columns, macro_name) %}
     {%- set relation = window_tvf._relation(relation, macro_name) -%}
@@ -24,6 +24,12 @@
     {{ return({'relation': relation, 'u': window_tvf._row_fraction(seed, keys, 'source_rows')}) }}
 {% endmacro %}
 
+{#- A finite number (not a bool, string, nan or infinity). -#}
+{% macro _is_finite_number(value) %}
+    {{ return(value is number and value is not sameas true and value is not sameas false
+        and (value | string | lower) not in ('nan', 'inf', '-inf', 'infinity', '-infinity')) }}
+{% endmacro %}
+
 
 {#- sample(relation, fraction, seed=none, key_columns=none): about `fraction` of the rows (0 <= fraction <= 1). -#}
 {% macro sample(relation, fraction, seed=none, key_columns=none) %}
@@ -31,7 +37,7 @@
 {% endmacro %}
 
 {% macro default__sample(relation, fraction, seed=none, key_columns=none) %}
-    {%- if fraction is not number or fraction is sameas true or fraction is sameas false or fraction < 0 or fraction > 1 -%}
+    {%- if not window_tvf._is_finite_number(fraction) or fraction < 0 or fraction > 1 -%}
         {{ window_tvf._argument_error('sample', 'fraction', fraction, "expected a number from 0 to 1") }}
     {%- endif -%}
     {%- set plan = window_tvf._sampling_plan(relation, seed, key_columns, 'sample') -%}
@@ -90,7 +96,7 @@ where {{ plan.u }} >= {{ 0 if index == 0 else bounds[index - 1] }}
     {%- if weights is string or weights is mapping or weights is not iterable or (weights | length) < 2 -%}
         {{ window_tvf._argument_error(macro_name, 'weights', weights, allowed) }}
     {%- endif -%}
-    {%- for weight in weights if weight is not number or weight is sameas true or weight is sameas false or weight < 0 -%}
+    {%- for weight in weights if not window_tvf._is_finite_number(weight) or weight < 0 -%}
         {{ window_tvf._argument_error(macro_name, 'weights', weights, allowed) }}
     {%- endfor -%}
     {%- set total = weights | sum -%}

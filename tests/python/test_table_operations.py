@@ -50,7 +50,7 @@ def test_explain_shows_the_asof_join_is_one_sorted_window_not_a_join(built: DbtR
 T_COLUMNS = "id, a, b, c, d, e, proctime"
 ORDERS = "order_id, order_time, amount, currency"
 RATES = "rate_time, currency, rate"
-WHOLE_FROM_1 = "expected a whole number >= 1"
+WHOLE_FROM_1 = "expected a whole number >= 1 (and at most 9223372036854775807, bigint's maximum)"
 WEIGHTS = "expected a list of at least two non-negative numbers with a positive sum, e.g. [0.8, 0.1, 0.1]"
 ASOF = "asof_join(ref('orders'), ref('rates_history'), "
 
