@@ -77,6 +77,24 @@
 {% endmacro %}
 
 {#-
+    Named columns (one name or a list) must be among `columns`, the relation's columns as _known_columns returns
+    them; when those are unknown (a CTE name) nothing is checked and Spark reports an unknown column when the
+    query runs. Returns the names in lower case, unquoted.
+-#}
+{% macro _existing_columns(names, columns, relation, macro_name, argument) %}
+    {%- set found = [] -%}
+    {%- for name in window_tvf._column_names(names, macro_name, argument) -%}
+        {%- set key = window_tvf._unquoted(name) | lower -%}
+        {%- if columns and key not in columns -%}
+            {{ window_tvf._argument_error(macro_name, argument, name,
+                "no such column in " ~ relation ~ "; its columns are: " ~ (columns.keys() | join(', '))) }}
+        {%- endif -%}
+        {%- do found.append(key) -%}
+    {%- endfor -%}
+    {{ return(found) }}
+{% endmacro %}
+
+{#-
     `window_columns`: the columns the calling macro adds to its input; an input that already has one of them is
     rejected (the window TVFs add window_start, window_end and window_time; count_window adds its own two).
 -#}
@@ -94,10 +112,7 @@
                 ~ "(cast it first, e.g. to_timestamp(" ~ name ~ "))") }}
         {%- endif -%}
         {%- for argument, names in other_columns.items() -%}
-            {%- for column in names if (window_tvf._unquoted(column) | lower) not in columns -%}
-                {{ window_tvf._argument_error(macro_name, argument, column,
-                    "no such column in " ~ relation ~ "; its columns are: " ~ (columns.keys() | join(', '))) }}
-            {%- endfor -%}
+            {%- do window_tvf._existing_columns(names, columns, relation, macro_name, argument) -%}
         {%- endfor -%}
         {%- for column in window_columns if column in columns -%}
             {{ window_tvf._argument_error(macro_name, 'relation', relation | string,
@@ -108,10 +123,15 @@
 {% endmacro %}
 
 
-{#- Whole numbers such as N of a Top-N or a count window: must be an integer >= `minimum` (not a bool or string). -#}
+{#-
+    Whole numbers such as N of a Top-N or a count window: an integer >= `minimum` (not a bool or string), and at
+    most bigint's maximum, so the SQL literal is a bigint (Spark would read a larger one as a decimal, or fail).
+-#}
 {% macro _positive_integer(value, macro_name, argument, minimum=1) %}
-    {%- if value is not number or value is sameas true or value is sameas false or value != (value | int) or value < minimum -%}
-        {{ window_tvf._argument_error(macro_name, argument, value, "expected a whole number >= " ~ minimum) }}
+    {%- if value is not number or value is sameas true or value is sameas false or (value | string | lower) in ('nan', 'inf', '-inf')
+        or value != (value | int) or value < minimum or value > 9223372036854775807 -%}
+        {{ window_tvf._argument_error(macro_name, argument, value,
+            "expected a whole number >= " ~ minimum ~ " (and at most 9223372036854775807, bigint's maximum)") }}
     {%- endif -%}
     {{ return(value | int) }}
 {% endmacro %}

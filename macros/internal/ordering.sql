@@ -2,9 +2,10 @@
     Ordering specs such as ['price desc', 'bidtime', 'score asc nulls last']: a column name, optional asc/desc,
     optional nulls first/last. Without a nulls clause Spark's default applies: NULLs first for asc, last for desc.
     Returns the SQL order-by items, each column qualified by `qualifier`; `reverse` turns the order around
-    (asc <-> desc, nulls first <-> last), which is how "keep the last row" reuses "keep the first row".
+    (asc <-> desc, nulls first <-> last), which is how "keep the last row" reuses "keep the first row". With
+    `columns` (a relation's known columns), each item's column must be one of them.
 #}
-{% macro _order_by(items, macro_name, argument, qualifier, reverse=false) %}
+{% macro _order_by(items, macro_name, argument, qualifier, reverse=false, relation=none, columns={}) %}
     {%- set items = [items] if items is string else items -%}
     {%- if items is none or items is mapping or items is not iterable or (items | length) == 0 -%}
         {{ window_tvf._argument_error(macro_name, argument, items,
@@ -20,6 +21,7 @@
             {{ window_tvf._argument_error(macro_name, argument, item,
                 "each item is a column name with optional asc/desc and nulls first/last, e.g. 'price desc nulls last'") }}
         {%- endif -%}
+        {%- do window_tvf._existing_columns([match.group(1)], columns, relation, macro_name, argument) -%}
         {%- set direction = (match.group(2) or 'asc') | lower -%}
         {%- set nulls = (match.group(3) or '') | lower -%}
         {%- if reverse -%}

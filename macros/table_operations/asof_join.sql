@@ -19,7 +19,7 @@
     {%- set left = window_tvf._relation(left, 'asof_join') -%}
     {%- set left_time = window_tvf._column_name(left_time, 'asof_join', 'left_time') -%}
     {%- set right_time = window_tvf._column_name(right_time, 'asof_join', 'right_time') -%}
-    {%- set plan = window_tvf._temporal_join_plan(left, right, on, join_type, right_prefix, 'asof_join') -%}
+    {%- set plan = window_tvf._temporal_join_plan(left, right, on, join_type, right_prefix, 'asof_join', left_time, right_time) -%}
     {%- if not execute -%}{{ return('select * from ' ~ left) }}{%- endif -%}
     {%- set left_keys, right_keys, key_order = [], [], [] -%}
     {%- for left_key, right_key in plan.key_pairs -%}
@@ -81,7 +81,7 @@ where versioned.left_row is not null
 {% macro default__latest_version_join(left, right, right_time, on, join_type='left', right_prefix='') %}
     {%- set left = window_tvf._relation(left, 'latest_version_join') -%}
     {%- set right_time = window_tvf._column_name(right_time, 'latest_version_join', 'right_time') -%}
-    {%- set plan = window_tvf._temporal_join_plan(left, right, on, join_type, right_prefix, 'latest_version_join') -%}
+    {%- set plan = window_tvf._temporal_join_plan(left, right, on, join_type, right_prefix, 'latest_version_join', none, right_time) -%}
     {%- if not execute -%}{{ return('select * from ' ~ left) }}{%- endif -%}
     {%- set right_keys, condition = [], [] -%}
     {%- for left_key, right_key in plan.key_pairs -%}
@@ -98,8 +98,12 @@ from {{ left }} as left_rows
 {%- endmacro %}
 
 
-{#- Checks shared by the temporal joins; returns the right relation, key pairs and the right side's output columns. -#}
-{% macro _temporal_join_plan(left, right, on, join_type, right_prefix, macro_name) %}
+{#-
+    Checks shared by the temporal joins; returns the right relation, key pairs and the right side's output columns.
+    Every column argument is checked against its side's columns when they are known (ref()/source()), and the
+    columns compared across the sides (each key pair; asof_join's two times) must be of one kind of type.
+-#}
+{% macro _temporal_join_plan(left, right, on, join_type, right_prefix, macro_name, left_time, right_time) %}
     {%- if join_type not in ('left', 'inner') -%}
         {{ window_tvf._argument_error(macro_name, 'join_type', join_type, "expected 'left' (keep left rows without a version) or 'inner'") }}
     {%- endif -%}
@@ -107,11 +111,18 @@ from {{ left }} as left_rows
         {{ window_tvf._argument_error(macro_name, 'right_prefix', right_prefix, "expected '' or an identifier prefix such as 'rate_'") }}
     {%- endif -%}
     {%- set keys = window_tvf._join_keys(on, macro_name) -%}
+    {%- set right = window_tvf._relation(right, macro_name) -%}
     {%- set right_columns = window_tvf._required_columns(right, macro_name) -%}
+    {%- set left_columns = window_tvf._known_columns(left) -%}
+    {%- set pairs = [['on', keys]] + ([['left_time', [[left_time, right_time]]]] if left_time is not none else []) -%}
+    {%- for argument, names in pairs -%}
+        {%- for left_name, right_name in names -%}
+            {%- do window_tvf._compared_columns(left, left_columns, left_name, right, right_columns, right_name, macro_name, argument) -%}
+        {%- endfor -%}
+    {%- endfor -%}
+    {%- do window_tvf._existing_columns([right_time], right_columns, right, macro_name, 'right_time') -%}
     {%- set right_keys = [] -%}
     {%- for left_key, right_key in keys -%}{%- do right_keys.append(window_tvf._unquoted(right_key) | lower) -%}{%- endfor -%}
-    {%- do window_tvf._existing_columns(right_keys, right_columns, macro_name, 'on') -%}
-    {%- set left_columns = window_tvf._known_columns(left) -%}
     {%- set projection = [] -%}
     {%- for column in right_columns if column not in right_keys -%}
         {%- if (right_prefix ~ column) | lower in left_columns -%}
@@ -121,5 +132,37 @@ from {{ left }} as left_rows
         {%- endif -%}
         {%- do projection.append('versioned.right_row.`' ~ column ~ '` as `' ~ right_prefix ~ column ~ '`') -%}
     {%- endfor -%}
-    {{ return({'right': window_tvf._relation(right, macro_name), 'key_pairs': keys, 'right_columns': projection}) }}
+    {{ return({'right': right, 'key_pairs': keys, 'right_columns': projection}) }}
+{% endmacro %}
+
+{#-
+    A left column compared with a right column: each must exist on its side (when known), and when both types are
+    known they must be of one kind (numbers, strings, times, or one type); otherwise Spark compares them after an
+    implicit cast (a timestamp with a string becomes text in asof_join's union, 1 equals '01' in a join), so what
+    matches would depend on how values are written.
+-#}
+{% macro _compared_columns(left, left_columns, left_name, right, right_columns, right_name, macro_name, argument) %}
+    {%- set left_key = window_tvf._existing_columns([left_name], left_columns, left, macro_name, argument)[0] -%}
+    {%- set right_argument = 'right_time' if argument == 'left_time' else argument -%}
+    {%- set right_key = window_tvf._existing_columns([right_name], right_columns, right, macro_name, right_argument)[0] -%}
+    {%- if left_key in left_columns and right_key in right_columns -%}
+        {%- set left_type, right_type = left_columns[left_key], right_columns[right_key] -%}
+        {%- if window_tvf._type_kind(left_type) != window_tvf._type_kind(right_type) -%}
+            {{ window_tvf._argument_error(macro_name, right_argument, right_name,
+                "the left column " ~ left_key ~ " is " ~ left_type ~ " and the right column " ~ right_key ~ " is " ~ right_type
+                ~ "; Spark would compare them only after an implicit cast, so cast one side to the other's type first") }}
+        {%- endif -%}
+    {%- endif -%}
+{% endmacro %}
+
+{#- The kind of a Spark type for comparisons across the join: number, string, time, or the type itself. -#}
+{% macro _type_kind(data_type) %}
+    {%- if data_type in ('tinyint', 'smallint', 'int', 'bigint', 'float', 'double') or data_type.startswith('decimal') -%}
+        {{ return('number') }}
+    {%- elif data_type == 'string' or modules.re.match('^(var)?char\(', data_type) -%}
+        {{ return('string') }}
+    {%- elif data_type in ('date', 'timestamp', 'timestamp_ntz') -%}
+        {{ return('time') }}
+    {%- endif -%}
+    {{ return(data_type) }}
 {% endmacro %}

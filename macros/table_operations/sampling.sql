@@ -5,16 +5,29 @@
     with key_columns, all rows of a key go together.
 #}
 
-{#- u in [0, 1): the hash's low 53 bits, which a double holds exactly. -#}
+{#- u in [0, 1): the hash's low 53 bits over 2^53, a double division that is exact (a decimal one would round). -#}
 {% macro _row_fraction(seed, key_columns, qualifier) %}
     {%- set keys = [] -%}
     {%- for key in key_columns -%}{%- do keys.append(qualifier ~ '.' ~ key) -%}{%- endfor -%}
-    {{ return('(pmod(xxhash64(' ~ seed ~ ', ' ~ ((keys | join(', ')) if keys else qualifier ~ '.*') ~ '), 9007199254740992) / 9007199254740992.0)') }}
+    {{ return('(pmod(xxhash64(' ~ seed ~ ', ' ~ ((keys | join(', ')) if keys else qualifier ~ '.*') ~ '), 9007199254740992) / 9007199254740992D)') }}
 {% endmacro %}
 
-{% macro _seed(seed, macro_name) %}
-    {%- if seed is none -%}{{ return(0) }}{%- endif -%}
-    {{ return(window_tvf._positive_integer(seed, macro_name, 'seed', minimum=0)) }}
+{#-
+    What sample, split and split_part share: the relation and u for each of its rows (key_columns checked against a
+    ref()/source() relation). The seed is a whole number from 0 to bigint's maximum.
+-#}
+{% macro _sampling_plan(relation, seed, key_columns, macro_name) %}
+    {%- set relation = window_tvf._relation(relation, macro_name) -%}
+    {%- set keys = window_tvf._column_names(key_columns, macro_name, 'key_columns') -%}
+    {%- do window_tvf._existing_columns(keys, window_tvf._known_columns(relation), relation, macro_name, 'key_columns') -%}
+    {%- set seed = 0 if seed is none else window_tvf._positive_integer(seed, macro_name, 'seed', minimum=0) -%}
+    {{ return({'relation': relation, 'u': window_tvf._row_fraction(seed, keys, 'source_rows')}) }}
+{% endmacro %}
+
+{#- A finite number (not a bool, string, nan or infinity). -#}
+{% macro _is_finite_number(value) %}
+    {{ return(value is number and value is not sameas true and value is not sameas false
+        and (value | string | lower) not in ('nan', 'inf', '-inf', 'infinity', '-infinity')) }}
 {% endmacro %}
 
 
@@ -24,13 +37,13 @@
 {% endmacro %}
 
 {% macro default__sample(relation, fraction, seed=none, key_columns=none) %}
-    {%- if fraction is not number or fraction is sameas true or fraction is sameas false or fraction < 0 or fraction > 1 -%}
+    {%- if not window_tvf._is_finite_number(fraction) or fraction < 0 or fraction > 1 -%}
         {{ window_tvf._argument_error('sample', 'fraction', fraction, "expected a number from 0 to 1") }}
     {%- endif -%}
-    {%- set keys = window_tvf._column_names(key_columns, 'sample', 'key_columns') -%}
+    {%- set plan = window_tvf._sampling_plan(relation, seed, key_columns, 'sample') -%}
 select source_rows.*
-from {{ window_tvf._relation(relation, 'sample') }} as source_rows
-where {{ window_tvf._row_fraction(window_tvf._seed(seed, 'sample'), keys, 'source_rows') }} < {{ fraction }}
+from {{ plan.relation }} as source_rows
+where {{ plan.u }} < {{ fraction }}
 {%- endmacro %}
 
 
@@ -45,17 +58,16 @@ where {{ window_tvf._row_fraction(window_tvf._seed(seed, 'sample'), keys, 'sourc
 
 {% macro default__split(relation, weights, seed=none, key_columns=none) %}
     {%- set bounds = window_tvf._split_bounds(weights, 'split') -%}
-    {%- set keys = window_tvf._column_names(key_columns, 'split', 'key_columns') -%}
-    {%- set u = window_tvf._row_fraction(window_tvf._seed(seed, 'split'), keys, 'source_rows') -%}
+    {%- set plan = window_tvf._sampling_plan(relation, seed, key_columns, 'split') -%}
 select
     source_rows.*,
     case
         {%- for bound in bounds[:-1] %}
-        when {{ u }} < {{ bound }} then {{ loop.index0 }}
+        when {{ plan.u }} < {{ bound }} then {{ loop.index0 }}
         {%- endfor %}
         else {{ bounds | length - 1 }}
     end as split_index
-from {{ window_tvf._relation(relation, 'split') }} as source_rows
+from {{ plan.relation }} as source_rows
 {%- endmacro %}
 
 
@@ -70,12 +82,11 @@ from {{ window_tvf._relation(relation, 'split') }} as source_rows
     {%- if index >= bounds | length -%}
         {{ window_tvf._argument_error('split_part', 'index', index, "expected 0 to " ~ (bounds | length - 1) ~ " for " ~ (weights | length) ~ " weights") }}
     {%- endif -%}
-    {%- set keys = window_tvf._column_names(key_columns, 'split_part', 'key_columns') -%}
-    {%- set u = window_tvf._row_fraction(window_tvf._seed(seed, 'split_part'), keys, 'source_rows') -%}
+    {%- set plan = window_tvf._sampling_plan(relation, seed, key_columns, 'split_part') -%}
 select source_rows.*
-from {{ window_tvf._relation(relation, 'split_part') }} as source_rows
-where {{ u }} >= {{ 0 if index == 0 else bounds[index - 1] }}
-    {%- if index < bounds | length - 1 %} and {{ u }} < {{ bounds[index] }}{% endif %}
+from {{ plan.relation }} as source_rows
+where {{ plan.u }} >= {{ 0 if index == 0 else bounds[index - 1] }}
+    {%- if index < bounds | length - 1 %} and {{ plan.u }} < {{ bounds[index] }}{% endif %}
 {%- endmacro %}
 
 
@@ -85,7 +96,7 @@ where {{ u }} >= {{ 0 if index == 0 else bounds[index - 1] }}
     {%- if weights is string or weights is mapping or weights is not iterable or (weights | length) < 2 -%}
         {{ window_tvf._argument_error(macro_name, 'weights', weights, allowed) }}
     {%- endif -%}
-    {%- for weight in weights if weight is not number or weight is sameas true or weight is sameas false or weight < 0 -%}
+    {%- for weight in weights if not window_tvf._is_finite_number(weight) or weight < 0 -%}
         {{ window_tvf._argument_error(macro_name, 'weights', weights, allowed) }}
     {%- endfor -%}
     {%- set total = weights | sum -%}

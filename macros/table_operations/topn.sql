@@ -9,11 +9,17 @@
 
 {% macro default__topn(relation, n, partition_by, order_by, rank_column=none) %}
     {%- set n = window_tvf._positive_integer(n, 'topn', 'n') -%}
+    {%- set relation = window_tvf._relation(relation, 'topn') -%}
+    {%- set columns = window_tvf._known_columns(relation) -%}
     {%- set partition = [] -%}
     {%- for key in window_tvf._column_names(partition_by, 'topn', 'partition_by') -%}
+        {%- do window_tvf._existing_columns([key], columns, relation, 'topn', 'partition_by') -%}
         {%- do partition.append('ranked_input.' ~ key) -%}
     {%- endfor -%}
-    {%- set ordering = window_tvf._order_by(order_by, 'topn', 'order_by', 'ranked_input') -%}
-    {{ return(window_tvf._first_rows('select * from ' ~ window_tvf._relation(relation, 'topn'), n, ordering,
-        partition, rank_column, 'topn')) }}
+    {%- set ordering = window_tvf._order_by(order_by, 'topn', 'order_by', 'ranked_input', relation=relation, columns=columns) -%}
+    {%- if rank_column is string and (window_tvf._unquoted(rank_column) | lower) in columns -%}
+        {{ window_tvf._argument_error('topn', 'rank_column', rank_column,
+            relation ~ " already has a column of that name, which the output would repeat; pick another name") }}
+    {%- endif -%}
+    {{ return(window_tvf._first_rows('select * from ' ~ relation, n, ordering, partition, rank_column, 'topn')) }}
 {% endmacro %}

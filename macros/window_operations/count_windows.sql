@@ -33,9 +33,10 @@
     {%- set positioned -%}
             select
                 struct(source_rows.*) as window_row,
-                -- the buffer order: time, ties broken by the whole row
-                cast(row_number() over ({{ partition }} order by {{ window_tvf._buffer_order(timecol) }}) as bigint)
-                    as row_position,
+                -- the buffer order: time, ties broken by the whole row; a running count is a bigint, where
+                -- row_number() is an int that would wrap past 2^31 - 1 rows in a partition
+                count(*) over ({{ partition }} order by {{ window_tvf._buffer_order(timecol) }}
+                    rows between unbounded preceding and current row) as row_position,
                 count(*) over ({{ partition }}) as partition_rows
             from {{ relation }} as source_rows
             where source_rows.{{ timecol }} is not null
@@ -45,7 +46,20 @@ select
     fired.window_index,
     fired.window_row_count
 from (
-{%- if slide is none %}
+    {%- if slide is none %}
+    {{ window_tvf._tumbling_count_firings(positioned, size, emit_incomplete) }}
+    {%- else %}
+    {{ window_tvf._sliding_count_firings(positioned, size, slide, emit_incomplete) }}
+    {%- endif %}
+) as fired
+{%- endmacro %}
+
+
+{#-
+    Tumbling count windows over `positioned` (window_row, row_position, partition_rows): window_row, window_index and
+    window_row_count of each row's firing.
+-#}
+{% macro _tumbling_count_firings(positioned, size, emit_incomplete) -%}
     -- tumbling: position p is in firing (p - 1) div size + 1, which fires once it holds size rows
     select
         numbered.window_row,
@@ -64,7 +78,11 @@ from (
     -- a firing that never reached size rows never fires
     where numbered.window_index * {{ size }} <= numbered.partition_rows
     {%- endif %}
-{%- else %}
+{%- endmacro %}
+
+
+{#- Sliding count windows over `positioned`: one output row per firing that holds a row. -#}
+{% macro _sliding_count_firings(positioned, size, slide, emit_incomplete) -%}
     -- sliding: firing k comes after position k * slide and holds positions (k * slide - size, k * slide]
     select
         numbered.window_row,
@@ -95,21 +113,20 @@ from (
                 {%- endif %}
             )) as window_index
         from (
-            -- position p is in firings ceil(p / slide) .. floor((p + size - 1) / slide), up to the last one, n div slide
+            -- position p is in firings ceil(p / slide) .. floor((p + size - 1) / slide), up to the last one, n div slide;
+            -- written so that no sum passes p + n (p + slide or p + size could pass bigint's maximum and wrap)
             select
                 positioned.window_row,
                 positioned.row_position,
                 positioned.partition_rows,
-                (positioned.row_position + {{ slide - 1 }}) div {{ slide }} as first_firing,
+                (positioned.row_position - 1) div {{ slide }} + 1 as first_firing,
                 least(
                     positioned.partition_rows div {{ slide }},
-                    (positioned.row_position + {{ size - 1 }}) div {{ slide }}
+                    (positioned.row_position - 1 + least({{ size }}, positioned.partition_rows)) div {{ slide }}
                 ) as last_firing
             from (
             {{ positioned }}
             ) as positioned
         ) as ranged
     ) as numbered
-{%- endif %}
-) as fired
 {%- endmacro %}

@@ -23,10 +23,12 @@ select
 from (
     select
         struct(source_rows.*) as pane_row,
-        -- 1 for the last element of the pane's buffer, 2 for the one before it, ...
-        row_number() over (
+        -- 1 for the last element of the pane's buffer, 2 for the one before it, ...: a running count, a bigint
+        -- (row_number() is an int, which would wrap past 2^31 - 1 rows in a pane and keep the wrapped rows)
+        count(*) over (
             {{ window_tvf._partition_clause(panes) }}
             order by {{ window_tvf._buffer_order(timecol, ' desc') }}
+            rows between unbounded preceding and current row
         ) as position_from_last
     from {{ relation }} as source_rows
     where source_rows.{{ timecol }} is not null
@@ -44,6 +46,12 @@ where kept.position_from_last <= {{ max_count }}
     {%- set relation = window_tvf._relation(relation, 'evict_time') -%}
     {%- set timecol = window_tvf._column_name(timecol, 'evict_time', 'timecol') -%}
     {%- set keep_us = window_tvf._positive_duration(keep, 'evict_time', 'keep') -%}
+    {%- if keep_us > 9223372036854775807 -%}
+        {#- timestampadd takes a bigint: a larger literal would be cast to one, wrapping around to another duration -#}
+        {{ window_tvf._argument_error('evict_time', 'keep', keep,
+            "it is longer than the 9223372036854775807 microseconds (about 106751991 days) a time can move; "
+            ~ "use at most '106751991 days'") }}
+    {%- endif -%}
     {%- set panes = window_tvf._window_by(window_by, 'evict_time') -%}
     {%- do window_tvf._check_columns(relation, 'evict_time', timecol, {'window_by': panes}, window_columns=[]) -%}
 select

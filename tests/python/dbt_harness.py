@@ -55,3 +55,15 @@ def compile_error(sql: str) -> str:
     run = run_dbt(["compile", "--quiet", "--inline", sql])
     assert not run.success, f"compiled, but should have failed: {sql}"
     return run.messages
+
+
+def compile_error_line(sql: str) -> str:
+    """The one line of dbt's report that holds the window_tvf compile error of inline SQL, for exact comparison."""
+    return next(line.strip() for line in compile_error(sql).splitlines() if line.strip().startswith("window_tvf."))
+
+
+def compiled(sql: str) -> str:
+    """Inline SQL compiled by dbt (macros expanded against the built project), for a test to run on Spark."""
+    run = run_dbt(["compile", "--quiet", "--inline", sql])
+    assert run.success, run.messages
+    return run.result.results[0].node.compiled_code
