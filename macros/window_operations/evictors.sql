@@ -46,12 +46,6 @@ where kept.position_from_last <= {{ max_count }}
     {%- set relation = window_tvf._relation(relation, 'evict_time') -%}
     {%- set timecol = window_tvf._column_name(timecol, 'evict_time', 'timecol') -%}
     {%- set keep_us = window_tvf._positive_duration(keep, 'evict_time', 'keep') -%}
-    {%- if keep_us > 9223372036854775807 -%}
-        {#- timestampadd takes a bigint: a larger literal would be cast to one, wrapping around to another duration -#}
-        {{ window_tvf._argument_error('evict_time', 'keep', keep,
-            "it is longer than the 9223372036854775807 microseconds (about 106751991 days) a time can move; "
-            ~ "use at most '106751991 days'") }}
-    {%- endif -%}
     {%- set panes = window_tvf._window_by(window_by, 'evict_time') -%}
     {%- do window_tvf._check_columns(relation, 'evict_time', timecol, {'window_by': panes}, window_columns=[]) -%}
 select

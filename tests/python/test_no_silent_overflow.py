@@ -51,8 +51,17 @@ def test_count_window_emits_the_incomplete_window_at_bigints_edge(built: DbtRun,
 
 def test_evict_time_keeps_every_row_at_the_longest_keep(built: DbtRun, spark) -> None:
     sql = (CLICKS + "select clicked_at from ("
-           "{{ window_tvf.evict_time('clicks', 'clicked_at', '106751991 days', window_by=['user_id']) }})")
+           "{{ window_tvf.evict_time('clicks', 'clicked_at', '3652425 days', window_by=['user_id']) }})")
     assert rows(spark, sql) == [(at(1),), (at(2),), (at(3),)]
+
+
+def test_window_offsets_act_modulo_the_size_however_large(built: DbtRun, spark) -> None:
+    # 3652425 days is a whole number of 10 minutes: the windows are the unshifted ones, before 1970 as after it.
+    sql = ("with e as (select timestamp'1960-01-01 00:05:00' as ts union all select timestamp'2024-01-01 00:05:00') "
+           "select cast(window_start as string), cast(window_end as string) from "
+           "({{ window_tvf.tumble('e', 'ts', '10 minutes', offset='3652425 days') }})")
+    assert sorted(rows(spark, sql)) == [("1960-01-01 00:00:00", "1960-01-01 00:10:00"),
+                                        ("2024-01-01 00:00:00", "2024-01-01 00:10:00")]
 
 
 def _sampled_ids(spark, fraction: float) -> set[int]:
@@ -99,10 +108,36 @@ BAD_CALLS = [
         id="seed-above-bigint",
     ),
     pytest.param(
-        "evict_time(ref('stg_datastream_clicks'), 'clicked_at', '106751992 days')",
-        """window_tvf.evict_time: argument 'keep' got "106751992 days"; it is longer than the 9223372036854775807 """
-        "microseconds (about 106751991 days) a time can move; use at most '106751991 days'",
-        id="evict-time-keep-above-bigint",
+        "evict_time(ref('stg_datastream_clicks'), 'clicked_at', '3652426 days')",
+        """window_tvf.evict_time: argument 'keep' got "3652426 days"; it is longer than 10,000 years, more than any """
+        "time Spark holds (years 1 to 9999)",
+        id="evict-time-keep-beyond-spark-times",
+    ),
+    pytest.param(
+        "tumble(ref('stg_datastream_clicks'), 'clicked_at', '213503983 days')",
+        """window_tvf.tumble: argument 'size' got "213503983 days"; it is longer than 10,000 years""",
+        id="window-size-beyond-spark-times",
+    ),
+    pytest.param(
+        "session(ref('stg_datastream_clicks'), 'clicked_at', '120001 months')",
+        """window_tvf.session: argument 'gap' got "120001 months"; months, quarters and years have no fixed length""",
+        id="calendar-gap-beyond-spark-times",
+    ),
+    pytest.param(
+        "hop(ref('stg_datastream_clicks'), 'clicked_at', '1 millisecond', '25 days')",
+        """window_tvf.hop: argument 'size' got "25 days"; each row would be in up to 2160000000 windows (size / slide"""
+        """ with slide "1 millisecond"); at most 1,000,000 are allowed""",
+        id="hop-windows-per-row",
+    ),
+    pytest.param(
+        "cumulate(ref('stg_datastream_clicks'), 'clicked_at', '1 millisecond', '30 days')",
+        """window_tvf.cumulate: argument 'step' got "1 millisecond"; each row would be in up to 2592000000 windows""",
+        id="cumulate-windows-per-row",
+    ),
+    pytest.param(
+        "cumulate(ref('stg_datastream_clicks'), 'clicked_at', '1 second', '1 month')",
+        """window_tvf.cumulate: argument 'step' got "1 second"; each row would be in up to 2678400 windows""",
+        id="calendar-cumulate-windows-per-row",
     ),
     # nan and infinity come from data (a var), never from a literal, which dbt's Jinja cannot even pass on.
     pytest.param(
