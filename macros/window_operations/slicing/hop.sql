@@ -1,8 +1,10 @@
 {#
-    Hopping windows: partial results per slice of gcd(size, slide), each merged into the windows that cover it.
-    - fan-out (a slice lies in at most 64 windows, and always for calendar windows): each slice's partials are copied
-      to its windows' starts and merged by one GROUP BY (like window() on rows, but on slices: far fewer when keys
-      are dense);
+    Hopping windows: partial results per slice of gcd(size, slide), merged into the windows that cover them. Each
+    window is made once, at its first non-empty slice (its start lies after the key's previous non-empty slice and
+    at most one size before this one), never by copying slices into windows through a shuffle:
+    - following slices (a window spans at most 64 slices): the key's next slices are read with lead() in the one
+      pass that sorts the key's slices, and each window merges this slice with those of its next slices that start
+      before the window ends;
     - block merges (larger overlaps, e.g. 1 day / 1 minute: 1440 windows per slice): windows are listed once, at
       their first non-empty slice, and merged with the van Herk/Gil-Werman block split: blocks of one window size,
       so a window covers the tail of one block and the head of the next; running merges over each block (one
@@ -16,8 +18,8 @@
     {%- for _ in range(64) if ns.b != 0 -%}{%- set ns.a, ns.b = ns.b, ns.a % ns.b -%}{%- endfor -%}
     {%- set slice_grid = dict(grid, period=ns.a) -%}
     {%- set slices = window_tvf._slices_sql(relation, spec.timecol, keys, plan, axis, slice_grid) -%}
-    {%- if grid.unit == 'months' or (size + grid.period - 1) // grid.period <= 64 -%}
-        {%- set merged = window_tvf._hop_fan_out_sql(slices, keys, plan, axis, grid, size) -%}
+    {%- if size // ns.a <= 64 -%}
+        {%- set merged = window_tvf._hop_following_slices_sql(slices, keys, plan, axis, grid, size, size // ns.a) -%}
     {%- else -%}
         {%- set merged = window_tvf._hop_block_merge_sql(slices, keys, plan, axis, grid, size) -%}
     {%- endif -%}
@@ -32,23 +34,59 @@
 {% endmacro %}
 
 
-{#- Copy each slice's partials to the windows that hold it (starts on the slide grid within one size before it). -#}
-{% macro _hop_fan_out_sql(slices, keys, plan, axis, grid, size) %}
+{#-
+    Each window at its first non-empty slice, merged from that slice and the key's next `reach - 1` slices that start
+    before the window ends (a window spans at most `reach` slices).
+-#}
+{% macro _hop_following_slices_sql(slices, keys, plan, axis, grid, size, reach) %}
+    {%- set by_key = ('partition by ' ~ keys | join(', ') ~ ' ') if keys else '' -%}
+    {%- set partials = window_tvf._partial_columns(plan) -%}
     select
         {% for key in keys %}{{ key }}, {% endfor -%}
         window_start_position
-        {{- window_tvf._merged_like(axis) }},
-        {%- for column, partial, merge in window_tvf._partial_columns(plan) %}
-        {{ merge }}({{ column }}) as {{ column }}{{ ',' if not loop.last }}
+        {{- ', window_tvf__like' if axis.type is none }},
+        {%- for column, partial, merge in partials %}
+        case window_tvf__reach
+            {%- for last in range(reach) %}
+            {%- set values = [column] %}
+            {%- for next in range(1, last + 1) %}{% do values.append('window_tvf__next_' ~ next ~ '.' ~ column) %}{% endfor %}
+            when {{ last }} then {{ window_tvf._merge_values(merge, values) }}
+            {%- endfor %}
+        end as {{ column }}{{ ',' if not loop.last }}
         {%- endfor %}
     from (
         select
-            slices.*,
-            explode({{ window_tvf._grid_points_between('(slice_start - ' ~ size ~ ')', 'slice_start', grid.period, grid.offset) }})
-                as window_start_position
-        from ({{ slices }}) as slices
-    ) as slices_in_windows
-    group by {% for key in keys %}{{ key }}, {% endfor %}window_start_position
+            windows.*,
+            -- the later slices in the window: those of the next ones that start before it ends
+            {%- if reach > 1 %}
+            case
+                {%- for next in range(reach - 1, 0, -1) %}
+                when window_tvf__next_{{ next }}.slice_start < window_start_position + {{ size }} then {{ next }}
+                {%- endfor %}
+                else 0
+            end
+            {%- else %}
+            0
+            {%- endif %} as window_tvf__reach
+        from (
+            select
+                neighbours.*,
+                explode({{ window_tvf._grid_points_between(
+                    'greatest(coalesce(window_tvf__previous, slice_start - ' ~ size ~ '), slice_start - ' ~ size ~ ')',
+                    'slice_start', grid.period, grid.offset) }}) as window_start_position
+            from (
+                select
+                    slices.*,
+                    lag(slice_start) over ({{ by_key }}order by slice_start) as window_tvf__previous
+                    {%- for next in range(1, reach) %},
+                    lead(struct(slice_start
+                        {%- for column, partial, merge in partials %}, {{ column }}{% endfor -%}
+                    ), {{ next }}) over ({{ by_key }}order by slice_start) as window_tvf__next_{{ next }}
+                    {%- endfor %}
+                from ({{ slices }}) as slices
+            ) as neighbours
+        ) as windows
+    ) as reached
 {%- endmacro %}
 
 

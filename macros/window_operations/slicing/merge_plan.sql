@@ -73,3 +73,19 @@
     {%- endfor -%}
     {{ return(none if scan.closed_early or scan.depth != 0 else [match.group(1) | lower, match.group(2)]) }}
 {% endmacro %}
+
+{#-
+    Merge the partial values `values` (SQL expressions, NULL where a partial is absent) with `merge` (a merge
+    function of _merge_plan) in one flat expression, without an aggregate: sum adds the present values (NULL when
+    none is), min/max and bool_and/bool_or take least/greatest, which skip NULLs (false < true for booleans).
+-#}
+{% macro _merge_values(merge, values) %}
+    {%- if values | length == 1 -%}{{ return(values[0]) }}{%- endif -%}
+    {%- if merge == 'sum' -%}
+        {%- set present = [] -%}
+        {%- for value in values -%}{%- do present.append('coalesce(' ~ value ~ ', 0)') -%}{%- endfor -%}
+        {{ return('case when coalesce(' ~ values | join(', ') ~ ') is null then null else ' ~ present | join(' + ') ~ ' end') }}
+    {%- endif -%}
+    {{ return({'min': 'least', 'bool_and': 'least', 'max': 'greatest', 'bool_or': 'greatest'}[merge]
+        ~ '(' ~ values | join(', ') ~ ')') }}
+{% endmacro %}
