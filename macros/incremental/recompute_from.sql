@@ -48,6 +48,5 @@
         {{ window_tvf._argument_error(macro_name, 'window_size', window_size,
             "it must be zero (sessions, plain events) or the largest window's size, e.g. '1 day'") }}
     {%- endif -%}
-    {%- set earliest = start - modules.datetime.timedelta(microseconds=lateness + size) -%}
-    {{ return("timestamp'" ~ earliest.strftime('%Y-%m-%d %H:%M:%S.%f') ~ "Z'") }}
+    {{ return(window_tvf._instant_literal(start - modules.datetime.timedelta(microseconds=lateness + size))) }}
 {% endmacro %}
