@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from airflow.sdk import DAG, task
 
-from window_tvf_pipeline import config
+from window_tvf_pipeline.config import Settings
 from window_tvf_pipeline.dbt import dbt
 from window_tvf_pipeline.quality import validate_documented_examples
 
@@ -15,7 +15,7 @@ with DAG(
     description="Every example model and its tests; the Flink documentation's tables compared row for row",
     schedule="@daily",
     catchup=False,
-    **config.DAG_SETTINGS,
+    **Settings.from_environment().dag_settings(),
 ) as dag:
 
     @task
