@@ -12,7 +12,6 @@ from airflow.sdk import DAG, CronDataIntervalTimetable, task
 
 from window_tvf_pipeline import tasks
 from window_tvf_pipeline.config import Settings
-from window_tvf_pipeline.quality import validate_order_windows
 
 settings = Settings.from_environment()
 
@@ -49,7 +48,7 @@ with DAG(
 
     @task
     def check_order_windows(data_interval_start=None, data_interval_end=None) -> list[str]:
-        return validate_order_windows(data_interval_start, data_interval_end)
+        return tasks.check_order_windows(data_interval_start, data_interval_end)
 
     windows = build_event_windows()
     prices = wait_for_price_snapshot() >> load_price_snapshots()

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from airflow.sdk import DAG, task
 
+from window_tvf_pipeline import tasks
 from window_tvf_pipeline.config import Settings
 from window_tvf_pipeline.dbt import dbt
-from window_tvf_pipeline.quality import validate_documented_examples
 
 with DAG(
     dag_id="window_tvf_reference_examples",
@@ -24,6 +24,6 @@ with DAG(
 
     @task
     def check_documented_examples() -> list[str]:
-        return validate_documented_examples()
+        return tasks.check_documented_examples()
 
     build_examples() >> check_documented_examples()

@@ -36,6 +36,8 @@ def configure_airflow(home: Path) -> None:
     os.environ["AIRFLOW_HOME"] = str(home)
     os.environ.setdefault("AIRFLOW__CORE__DAGS_FOLDER", str(REPO / "dags"))
     os.environ.setdefault("AIRFLOW__CORE__LOAD_EXAMPLES", "False")
+    # Parsing a DAG file takes a few seconds; Airflow's 30 s limit is too tight on a busy 2-core machine.
+    os.environ.setdefault("AIRFLOW__CORE__DAGBAG_IMPORT_TIMEOUT", "300")
     os.environ.setdefault("AIRFLOW__DATABASE__SQL_ALCHEMY_CONN", f"sqlite:///{home / 'airflow.db'}")
 
 

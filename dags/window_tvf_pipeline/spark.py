@@ -13,7 +13,12 @@ from typing import Any
 
 from window_tvf_pipeline.config import Settings
 
-_WRITE = re.compile(r"Execute (\w+Command)\b[^\n]*?`spark_catalog`\.`(\w+)`\.`(\w+)`")
+# The write command's arguments in a formatted plan: "Arguments: `spark_catalog`.`schema`.`table`, ..." for a
+# CREATE TABLE AS SELECT, "Arguments: file:/.../schema.db/table, ..." for an INSERT.
+_WRITE = re.compile(
+    r"\(\d+\) Execute (?:InsertIntoHadoopFsRelationCommand|CreateDataSourceTableAsSelectCommand)\n(?:.*\n)*?"
+    r"Arguments: (?:`spark_catalog`\.`(\w+)`\.`(\w+)`|\S*/(\w+)\.db/(\w+),)"
+)
 # "Scan parquet spark_catalog.schema.table", or "Scan text " for files read by path (the landing files).
 _SCAN = re.compile(r"^Scan (\w+) ?(?:spark_catalog\.)?([\w.]*)")
 
@@ -132,10 +137,11 @@ def queries_since(spark: Any, after_id: int) -> list[Query]:
         if execution_id <= after_id or execution.completionTime().isEmpty():
             continue
         written = _WRITE.search(execution.physicalPlanDescription() or "")
+        names = [name for name in written.groups() if name] if written else []
         queries.append(
             Query(
                 execution_id=execution_id,
-                written_table=f"{written.group(2)}.{written.group(3)}" if written else None,
+                written_table=".".join(names) if names else None,
                 scans=_scans(store, execution_id),
             )
         )

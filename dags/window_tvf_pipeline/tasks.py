@@ -2,17 +2,33 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 from typing import Any
 
 from window_tvf_pipeline.config import Settings
 from window_tvf_pipeline.dbt import dbt
 from window_tvf_pipeline.landing import event_files, price_file, price_files, required_snapshot, snapshot_time
+from window_tvf_pipeline.recovery import recover
+from window_tvf_pipeline.spark import spark_session
 
 # The event-side models (load, deduplicate and classify, every window) and the join that needs the prices.
 EVENT_MODELS = "stg_order_events+"
 PRICE_MODELS = "stg_item_prices"
 JOIN_MODELS = "int_item_prices_in_force fct_order_events_priced"
+# The tables a killed task can leave half written (the views are rebuilt whole by every run).
+TABLES = [
+    "stg_order_events",
+    "int_order_events",
+    "fct_item_sales_tumble_15m",
+    "fct_item_sales_hop_1h_15m",
+    "fct_item_sales_cumulate_1h_1d",
+    "fct_user_sessions_10m",
+    "fct_top_items_1h",
+    "stg_item_prices",
+    "fct_order_events_priced",
+]
+log = logging.getLogger(__name__)
 
 
 def interval_vars(start: datetime, end: datetime, settings: Settings) -> dict[str, Any]:
@@ -30,9 +46,20 @@ def interval_vars(start: datetime, end: datetime, settings: Settings) -> dict[st
     }
 
 
+def recover_interrupted_writes(settings: Settings) -> None:
+    """A retry first repairs what a killed attempt left (window_tvf_pipeline.recovery). Server targets write on the
+    server, whose own driver finishes or abandons its jobs."""
+    if settings.on_server:
+        return
+    repaired = recover(spark_session(settings), settings.schema, TABLES)
+    if repaired:
+        log.warning("Repaired an interrupted write: %s", repaired)
+
+
 def build_event_windows(start: datetime, end: datetime, settings: Settings | None = None) -> None:
     """Loads the interval's event files and rebuilds the windows they touch; dbt's tests run after each model."""
     settings = settings or Settings.from_environment()
+    recover_interrupted_writes(settings)
     dbt(["build", "--select", EVENT_MODELS, "--exclude", *JOIN_MODELS.split()], interval_vars(start, end, settings), settings)
 
 
@@ -44,9 +71,25 @@ def price_snapshot_landed(end: datetime, settings: Settings | None = None) -> bo
 
 def load_price_snapshots(start: datetime, end: datetime, settings: Settings | None = None) -> None:
     settings = settings or Settings.from_environment()
+    recover_interrupted_writes(settings)
     dbt(["build", "--select", PRICE_MODELS], interval_vars(start, end, settings), settings)
 
 
 def build_priced_orders(start: datetime, end: datetime, settings: Settings | None = None) -> None:
     settings = settings or Settings.from_environment()
+    recover_interrupted_writes(settings)
     dbt(["build", "--select", *JOIN_MODELS.split()], interval_vars(start, end, settings), settings)
+
+
+def check_order_windows(start: datetime, end: datetime, settings: Settings | None = None) -> list[str]:
+    """The Great Expectations suites on what the run rewrote; returns the suites that passed. Great Expectations is
+    imported here, when a check runs, not when Airflow parses the DAG file (it takes seconds to import)."""
+    from window_tvf_pipeline.quality import validate_order_windows
+
+    return validate_order_windows(start, end, settings or Settings.from_environment())
+
+
+def check_documented_examples(settings: Settings | None = None) -> list[str]:
+    from window_tvf_pipeline.quality import validate_documented_examples
+
+    return validate_documented_examples(settings or Settings.from_environment())

@@ -225,6 +225,50 @@ def test_a_copy_after_the_ttl_counts_as_a_new_event(first_three_intervals: dict,
     assert dict(tuple(row) for row in by_status) == {status: len(events) for status, events in truth.items() if events}
 
 
+# What each model may read when interval 3 ([03:00, 04:00), allowed lateness 30 minutes, TTL 2 hours) is rebuilt,
+# whatever the history before it: {model: {table scanned: partitions read}}. The arrival hours 00-03 exist.
+#   int_order_events: the interval's staged hour; its own state after 03:00 - TTL = 01:00: hour 02.
+#   windows: events from E - size (E = 02:30; sessions: the earliest open session), i.e. arrival hours after
+#            that minus 1 hour; their own table: the dates from E's on (one).
+#   the as-of join: the interval's events; the snapshots from the one in force at 02:30 (00:00 and 03:00).
+EXPECTED_READS = {
+    "stg_order_events": {"text files": None},
+    "int_order_events": {"stg_order_events": 1, "int_order_events": 1},
+    "fct_item_sales_tumble_15m": {"int_order_events": 2, "fct_item_sales_tumble_15m": 1},
+    "fct_item_sales_hop_1h_15m": {"int_order_events": 3, "fct_item_sales_hop_1h_15m": 1},
+    "fct_item_sales_cumulate_1h_1d": {"int_order_events": 4, "fct_item_sales_cumulate_1h_1d": 1},
+    "fct_top_items_1h": {"int_order_events": 3, "fct_top_items_1h": 1},
+    "fct_user_sessions_10m": {"int_order_events": 2, "fct_user_sessions_10m": 1},
+    "stg_item_prices": {"text files": None},
+    "fct_order_events_priced": {"int_order_events": 1, "stg_item_prices": 2},
+}
+PARTITION_COLUMN = {"stg_order_events": "arrival_hour", "int_order_events": "arrival_hour", "stg_item_prices": "valid_from"}
+
+
+def test_each_model_reads_only_what_its_interval_needs(first_three_intervals: dict, hourly: Any, spark: Any) -> None:
+    """From Spark's executed plans: every scan of a partitioned pipeline table by a model has partition filters on
+    its partition column, and reads exactly the partitions its interval needs (arrival hours 00-03 exist, the
+    cumulate's day started at 00:00, so it reads them all: a day's arrivals are its bound); the landing files read
+    are the interval's own."""
+    from window_tvf_pipeline.spark import last_execution_id, queries_since
+
+    assert spark.sql(f"show partitions {SCHEMA}.int_order_events").count() == 4
+    mark = last_execution_id(spark)
+    assert dag_runs.run_interval(hourly, hour(3)).failed_tasks == []
+    reads: dict[str, dict[str, Any]] = {}
+    for query in queries_since(spark, mark):
+        model = (query.written_table or "").split(".")[-1]
+        for scan in query.scans if model in EXPECTED_READS else []:
+            table = scan.table.split(".")[-1]
+            reads.setdefault(model, {})[table] = scan.partitions_read
+            column = PARTITION_COLUMN.get(table, "window_date")
+            if scan.partitions_read is not None:
+                assert column in scan.partition_filters, (model, scan)
+            if table == "text files" and model == "stg_order_events":
+                assert scan.files_read == 1, scan  # events_<hour 03>.jsonl (with the re-delivered line)
+    assert reads == EXPECTED_READS
+
+
 def test_failed_expectation_fails_the_run_with_a_readable_message(first_three_intervals: dict, hourly: Any, spark: Any) -> None:
     from window_tvf_pipeline.quality import QualityCheckFailed, validate_order_windows
 
