@@ -27,17 +27,6 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 WORK = REPO / ".spark" / "bench-pipeline"
 SCHEMA = "orders_bench"
-MODELS = [
-    "stg_order_events",
-    "int_order_events",
-    "fct_item_sales_tumble_15m",
-    "fct_item_sales_hop_1h_15m",
-    "fct_item_sales_cumulate_1h_1d",
-    "fct_user_sessions_10m",
-    "fct_top_items_1h",
-    "stg_item_prices",
-    "fct_order_events_priced",
-]
 
 
 def _environment() -> None:
@@ -66,10 +55,12 @@ def _fit(points: list[tuple[int, float]]) -> float:
 
 def _rows_read(queries: list) -> dict[str, dict[str, int]]:
     """{model: {table scanned: rows}} for the queries that wrote a pipeline model."""
+    from window_tvf_pipeline.config import WRITTEN_TABLES
+
     reads: dict[str, dict[str, int]] = {}
     for query in queries:
         model = (query.written_table or "").split(".")[-1]
-        if model in MODELS:
+        if model in WRITTEN_TABLES:
             for scan in query.scans:
                 source = scan.table.split(".")[-1]
                 reads.setdefault(model, {})[source] = reads.get(model, {}).get(source, 0) + scan.rows
@@ -94,7 +85,7 @@ def main() -> int:
     from window_tvf_pipeline.spark import last_execution_id, queries_since, spark_session, stop_spark
 
     log = LogFile(WORK / "bench.log")
-    console = Console(file=log.terminal, highlight=False)
+    console = Console(file=log.terminal, highlight=False, soft_wrap=True)
     console.print(f"Full logs: {log.path}")
     settings = Settings.from_environment()
     load_before = os.getloadavg()

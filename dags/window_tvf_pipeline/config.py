@@ -24,6 +24,24 @@ SERVER_TARGETS = {"connect", "thrift"}
 # The pool that serialises Spark tasks on a driver-embedded target (one slot; `python -m window_tvf_pipeline.run`
 # creates it, or `airflow pools set window_tvf_spark 1 ...`).
 SPARK_POOL = "window_tvf_spark"
+# The order pipeline's tables and views (models/order_pipeline), in build order.
+PIPELINE_TABLES = [
+    "stg_order_events",
+    "stg_item_prices",
+    "int_order_events",
+    "fct_item_sales_tumble_15m",
+    "fct_item_sales_hop_1h_15m",
+    "fct_item_sales_cumulate_1h_1d",
+    "fct_user_sessions_10m",
+    "fct_top_items_1h",
+    "fct_order_events_priced",
+    "fct_late_order_events",
+    "fct_early_order_events",
+    "fct_order_events_without_time",
+]
+VIEWS = {"fct_late_order_events", "fct_early_order_events", "fct_order_events_without_time"}
+# The tables a run writes (the views are rebuilt whole by every run).
+WRITTEN_TABLES = [t for t in PIPELINE_TABLES if t not in VIEWS]
 _UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 
 

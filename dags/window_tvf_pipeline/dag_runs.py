@@ -12,22 +12,6 @@ from typing import Any
 
 from window_tvf_pipeline.config import REPO, Settings
 
-# The order pipeline's tables and views (models/order_pipeline), in build order.
-PIPELINE_TABLES = [
-    "stg_order_events",
-    "stg_item_prices",
-    "int_order_events",
-    "fct_item_sales_tumble_15m",
-    "fct_item_sales_hop_1h_15m",
-    "fct_item_sales_cumulate_1h_1d",
-    "fct_user_sessions_10m",
-    "fct_top_items_1h",
-    "fct_order_events_priced",
-    "fct_late_order_events",
-    "fct_early_order_events",
-    "fct_order_events_without_time",
-]
-VIEWS = {"fct_late_order_events", "fct_early_order_events", "fct_order_events_without_time"}
 
 
 def configure_airflow(home: Path) -> None:

@@ -19,8 +19,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TextIO
 
-from window_tvf_pipeline.config import REPO, Settings
-from window_tvf_pipeline.dag_runs import PIPELINE_TABLES, VIEWS, RunOutcome
+from window_tvf_pipeline.config import PIPELINE_TABLES, REPO, VIEWS, Settings
+from window_tvf_pipeline.dag_runs import RunOutcome
 
 TAIL_LINES = 40
 
@@ -52,6 +52,12 @@ class LogFile:
             starts = [i for i, line in enumerate(text) if containing in line]
             text = text[starts[-1] if starts else 0 :]
         return text[-lines:]
+
+    def write_traceback(self) -> None:
+        """The exception being handled, into the log (stderr is the log)."""
+        import traceback
+
+        traceback.print_exc()
 
     def size(self) -> int:
         sys.stdout.flush()
@@ -101,10 +107,17 @@ def main() -> int:
     from rich.console import Console
 
     log = LogFile(args.log.resolve())
-    console = Console(file=log.terminal, highlight=False)
+    console = Console(file=log.terminal, highlight=False, soft_wrap=True)
     console.print(f"Full logs (Airflow, dbt, Spark): {log.path}")
     try:
         return _backfill(args, console, log)
+    except Exception as error:  # noqa: BLE001 - whatever stopped the backfill, say it where the person looks
+        log.write_traceback()
+        console.print(f"[bold red]The pipeline stopped: {type(error).__name__}: {str(error).splitlines()[0][:300]}[/]")
+        for line in log.tail(TAIL_LINES):
+            console.print(line, markup=False)
+        console.print(f"The rest is in {log.path}")
+        return 1
     finally:
         from window_tvf_pipeline.spark import stop_spark
 

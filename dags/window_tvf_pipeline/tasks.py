@@ -6,7 +6,7 @@ import logging
 from datetime import datetime
 from typing import Any
 
-from window_tvf_pipeline.config import Settings
+from window_tvf_pipeline.config import WRITTEN_TABLES, Settings
 from window_tvf_pipeline.dbt import dbt
 from window_tvf_pipeline.landing import event_files, price_file, price_files, required_snapshot, snapshot_time
 from window_tvf_pipeline.recovery import recover
@@ -16,18 +16,6 @@ from window_tvf_pipeline.spark import spark_session
 EVENT_MODELS = "stg_order_events+"
 PRICE_MODELS = "stg_item_prices"
 JOIN_MODELS = "int_item_prices_in_force fct_order_events_priced"
-# The tables a killed task can leave half written (the views are rebuilt whole by every run).
-TABLES = [
-    "stg_order_events",
-    "int_order_events",
-    "fct_item_sales_tumble_15m",
-    "fct_item_sales_hop_1h_15m",
-    "fct_item_sales_cumulate_1h_1d",
-    "fct_user_sessions_10m",
-    "fct_top_items_1h",
-    "stg_item_prices",
-    "fct_order_events_priced",
-]
 log = logging.getLogger(__name__)
 
 
@@ -51,7 +39,7 @@ def recover_interrupted_writes(settings: Settings) -> None:
     server, whose own driver finishes or abandons its jobs."""
     if settings.on_server:
         return
-    repaired = recover(spark_session(settings), settings.schema, TABLES)
+    repaired = recover(spark_session(settings), settings.schema, WRITTEN_TABLES)
     if repaired:
         log.warning("Repaired an interrupted write: %s", repaired)
 

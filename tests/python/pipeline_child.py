@@ -18,8 +18,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "dags"))
 
 from window_tvf_pipeline import tasks  # noqa: E402
-from window_tvf_pipeline.config import Settings  # noqa: E402
-from window_tvf_pipeline.dag_runs import PIPELINE_TABLES  # noqa: E402
+from window_tvf_pipeline.config import PIPELINE_TABLES, Settings  # noqa: E402
 from window_tvf_pipeline.spark import spark_session, stop_spark  # noqa: E402
 
 

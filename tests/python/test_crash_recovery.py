@@ -23,15 +23,14 @@ import pytest
 from dbt_harness import REPO
 
 from window_tvf_pipeline import tasks
-from window_tvf_pipeline.config import Settings
-from window_tvf_pipeline.dag_runs import PIPELINE_TABLES
+from window_tvf_pipeline.config import PIPELINE_TABLES, WRITTEN_TABLES, Settings
 from window_tvf_pipeline.generate import write_landing
 
 WORK = REPO / ".spark" / "pytest" / "crash"
 SCHEMA = "orders_crash_test"
 HOURS = 3
 CHILD = Path(__file__).with_name("pipeline_child.py")
-WINDOW_TABLES = [t for t in tasks.TABLES if t.startswith("fct_") and t != "fct_order_events_priced"]
+WINDOW_TABLES = [t for t in WRITTEN_TABLES if t.startswith("fct_") and t != "fct_order_events_priced"]
 
 
 @pytest.fixture(scope="module")

@@ -170,10 +170,25 @@ def test_rerunning_an_earlier_interval_changes_nothing(project: Path, spark: obj
 
 
 def test_an_incremental_run_reads_only_the_ttl_of_state(project: Path, spark: object) -> None:
-    """The state read is bounded by the TTL: the SQL of an incremental run filters the model's own partitions to
-    (interval start - ttl, interval start)."""
+    """From Spark's executed plan: the interval [02:00, 03:00) reads, as state, only the model's partitions in
+    (02:00 - 1 hour, 02:00), the arrival times of the rows kept then: 01:10, 01:30 and 01:30.000001 (01:00 is
+    exactly one TTL back: expired). Everything older stays unread."""
+    import sys
+
+    sys.path.insert(0, str(REPO / "dags"))
+    from window_tvf_pipeline.spark import last_execution_id, queries_since
+
     deduplicate(project, "--full-refresh", interval=hour(0))
-    run = deduplicate(project, interval=hour(2))
-    sql = run.results_by_name()["first_deliveries"].node.compiled_code
-    assert "seen_at > timestamp'2026-01-01 01:00:00.000000Z'" in sql
-    assert "seen_at < timestamp'2026-01-01 02:00:00.000000Z'" in sql
+    deduplicate(project, interval=hour(1))
+    stored = spark.sql(f"show partitions {SCHEMA}.first_deliveries").count()  # type: ignore[attr-defined]
+    mark = last_execution_id(spark)
+    deduplicate(project, interval=hour(2))
+    scans = [
+        scan
+        for query in queries_since(spark, mark)
+        if query.written_table == f"{SCHEMA}.first_deliveries"
+        for scan in query.scans
+        if scan.table.endswith("first_deliveries")
+    ]
+    assert [(scan.partitions_read, "seen_at" in scan.partition_filters) for scan in scans] == [(3, True)]
+    assert stored == 9  # 00:00, 00:01, 00:05, 00:10, 00:30, 01:00, 01:10, 01:30, 01:30.000001

@@ -39,7 +39,7 @@ os.environ.update(
 )
 
 from window_tvf_pipeline import dag_runs  # noqa: E402
-from window_tvf_pipeline.config import Settings  # noqa: E402
+from window_tvf_pipeline.config import PIPELINE_TABLES, Settings  # noqa: E402
 from window_tvf_pipeline.generate import write_landing  # noqa: E402
 from window_tvf_pipeline.landing import event_file, price_file  # noqa: E402
 
@@ -187,10 +187,10 @@ def test_duplicated_file_is_absorbed_by_deduplication(first_three_intervals: dic
 
 
 def test_rerun_of_an_interval_leaves_every_table_identical(first_three_intervals: dict, hourly: Any, spark: Any) -> None:
-    before = {table: contents(spark, table) for table in dag_runs.PIPELINE_TABLES}
+    before = {table: contents(spark, table) for table in PIPELINE_TABLES}
     assert dag_runs.run_interval(hourly, hour(1)).failed_tasks == []
-    after = {table: contents(spark, table) for table in dag_runs.PIPELINE_TABLES}
-    for table in dag_runs.PIPELINE_TABLES:
+    after = {table: contents(spark, table) for table in PIPELINE_TABLES}
+    for table in PIPELINE_TABLES:
         assert after[table] == before[table], table
 
 
