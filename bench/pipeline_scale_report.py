@@ -42,6 +42,7 @@ def _measured(data: dict[str, Any], chart: Path) -> str:
     intervals = data["intervals"]
     machine = data["machine"]
     met = lambda ok: "met" if ok else "**missed**"  # noqa: E731
+    k = data["ratio_intervals"]
     lines = [
         BEGIN,
         f"Run finished {machine['finished']}: {data['hours']} hourly intervals, {data['events']:,} event lines "
@@ -52,7 +53,7 @@ def _measured(data: dict[str, Any], chart: Path) -> str:
         "|---|---|---|",
         f"| fitted slope, intervals 1..{data['hours'] - 1} | {data['slope']:+.3f} s per interval | < 0.05: "
         f"{met(data['slope'] < 0.05)} |",
-        f"| mean of the last 6 / mean of intervals 1-6 | {data['ratio']:.3f} | <= 1.10: {met(data['ratio'] <= 1.10)} |",
+        f"| mean of the last {k} / mean of intervals 1-{k} | {data['ratio']:.3f} | <= 1.10: {met(data['ratio'] <= 1.10)} |",
         f"| mean interval, 1..{data['hours'] - 1} | {statistics.fmean(r['seconds'] for r in intervals[1:]):.1f} s | |",
         f"| interval 0 (JVM start, full parse, tables created) | {intervals[0]['seconds']:.1f} s | |",
         "",
