@@ -10,15 +10,17 @@ from __future__ import annotations
 
 from airflow.sdk import DAG, CronDataIntervalTimetable, task
 
-from window_tvf_pipeline import config, tasks
-from window_tvf_pipeline.quality import validate_order_windows
+from window_tvf_pipeline import tasks
+from window_tvf_pipeline.config import Settings
+
+settings = Settings.from_environment()
 
 with DAG(
     dag_id="window_tvf_orders_hourly",
     description="Hourly windows over order events, with late data, as-of prices and data-quality gates",
     schedule=CronDataIntervalTimetable("0 * * * *", timezone="UTC"),
     catchup=True,
-    **config.DAG_SETTINGS,
+    **settings.dag_settings(),
 ) as dag:
 
     @task
@@ -28,8 +30,8 @@ with DAG(
     # The processing-time temporal join's rule in batch terms: the fact-side join never runs before the dimension
     # snapshot it needs has landed and loaded.
     @task.sensor(
-        poke_interval=min(60.0, config.SNAPSHOT_WAIT_SECONDS),
-        timeout=config.SNAPSHOT_WAIT_SECONDS,
+        poke_interval=min(60.0, settings.snapshot_wait_seconds),
+        timeout=settings.snapshot_wait_seconds,
         mode="reschedule",
         retries=0,
     )
@@ -46,7 +48,7 @@ with DAG(
 
     @task
     def check_order_windows(data_interval_start=None, data_interval_end=None) -> list[str]:
-        return validate_order_windows(data_interval_start, data_interval_end)
+        return tasks.check_order_windows(data_interval_start, data_interval_end)
 
     windows = build_event_windows()
     prices = wait_for_price_snapshot() >> load_price_snapshots()

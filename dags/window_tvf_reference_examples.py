@@ -6,16 +6,16 @@ from __future__ import annotations
 
 from airflow.sdk import DAG, task
 
-from window_tvf_pipeline import config
+from window_tvf_pipeline import tasks
+from window_tvf_pipeline.config import Settings
 from window_tvf_pipeline.dbt import dbt
-from window_tvf_pipeline.quality import validate_documented_examples
 
 with DAG(
     dag_id="window_tvf_reference_examples",
     description="Every example model and its tests; the Flink documentation's tables compared row for row",
     schedule="@daily",
     catchup=False,
-    **config.DAG_SETTINGS,
+    **Settings.from_environment().dag_settings(),
 ) as dag:
 
     @task
@@ -24,6 +24,6 @@ with DAG(
 
     @task
     def check_documented_examples() -> list[str]:
-        return validate_documented_examples()
+        return tasks.check_documented_examples()
 
     build_examples() >> check_documented_examples()

@@ -1,63 +1,123 @@
-"""Where things are and how the pipeline runs, read from the environment (Airflow deployments set these; the
-defaults suit a clone of this repository)."""
+"""How the pipeline runs, as one typed object built from the environment when it is needed (Airflow deployments set
+the variables; the defaults suit a clone of this repository). Tasks build it when they run, the DAG files when
+they are parsed, tests pass their own."""
 
 from __future__ import annotations
 
 import os
-from datetime import timedelta
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import cached_property
 from pathlib import Path
+from typing import Any
+
+import yaml
 
 from window_tvf_pipeline.landing import parse_utc
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def _path(name: str, default: Path) -> Path:
-    return Path(os.environ.get(name) or default).resolve()
-
-
-DBT_PROJECT_DIR = _path("WINDOW_TVF_DBT_PROJECT_DIR", REPO)
-LANDING_DIR = _path("WINDOW_TVF_LANDING_DIR", REPO / "landing")
-# Great Expectations' file context: suites, validation results and the Data Docs site (gx/uncommitted/data_docs).
-GX_DIR = _path("WINDOW_TVF_GX_DIR", REPO / ".airflow" / "great_expectations")
-# The first data interval of the hourly DAG (and of the generated sample data).
-START = parse_utc(os.environ.get("WINDOW_TVF_PIPELINE_START", "2026-01-01T00:00:00Z"))
-# How long the as-of join waits for the price snapshot it needs before the run fails.
-SNAPSHOT_WAIT_SECONDS = float(os.environ.get("WINDOW_TVF_SNAPSHOT_WAIT_SECONDS", 2 * 3600))
-# Overrides dbt_project.yml's var allowed_lateness (e.g. "30 minutes") when set.
-ALLOWED_LATENESS = os.environ.get("WINDOW_TVF_ALLOWED_LATENESS")
-# Which profiles.yml target the DAGs run dbt against: the Airflow Variable `window_tvf_target` in its environment
-# form (read when the DAG file is parsed, because the pool and concurrency depend on it), else the project's own
-# WINDOW_TVF_TARGET, else the embedded Spark.
-TARGET = os.environ.get("AIRFLOW_VAR_WINDOW_TVF_TARGET") or os.environ.get("WINDOW_TVF_TARGET") or "embedded"
 # Targets whose metastore belongs to a server and is shared by every client (docs/spark_clusters.md). The others
 # (embedded, cluster) keep an embedded Derby metastore in dbt's own driver, which admits one driver at a time.
 SERVER_TARGETS = {"connect", "thrift"}
-# With a driver-embedded target every task that starts Spark takes the single slot of this pool (created with one
-# slot by `python -m window_tvf_pipeline.run`, or `airflow pools set window_tvf_spark 1 ...`); with a server
-# target tasks use Airflow's default pool and may run side by side.
-SPARK_POOL = "default_pool" if TARGET in SERVER_TARGETS else "window_tvf_spark"
-TASKS_AT_ONCE = 4 if TARGET in SERVER_TARGETS else 1
+# The pool that serialises Spark tasks on a driver-embedded target (one slot; `python -m window_tvf_pipeline.run`
+# creates it, or `airflow pools set window_tvf_spark 1 ...`).
+SPARK_POOL = "window_tvf_spark"
+# The order pipeline's tables and views (models/order_pipeline), in build order.
+PIPELINE_TABLES = [
+    "stg_order_events",
+    "stg_item_prices",
+    "int_order_events",
+    "fct_item_sales_tumble_15m",
+    "fct_item_sales_hop_1h_15m",
+    "fct_item_sales_cumulate_1h_1d",
+    "fct_item_sales_daily_new_york",
+    "fct_item_sales_month_to_date_new_york",
+    "fct_user_sessions_10m",
+    "fct_top_items_1h",
+    "fct_order_events_priced",
+    "fct_late_order_events",
+    "fct_early_order_events",
+    "fct_order_events_without_time",
+]
+VIEWS = {"fct_late_order_events", "fct_early_order_events", "fct_order_events_without_time"}
+# The tables a run writes (the views are rebuilt whole by every run).
+WRITTEN_TABLES = [t for t in PIPELINE_TABLES if t not in VIEWS]
+_UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 
 
-def dbt_schema() -> str:
-    """The schema dbt writes to: profiles.yml reads the same variable with the same default."""
-    return os.environ.get("WINDOW_TVF_SCHEMA", "window_tvf")
+def duration(text: str) -> timedelta:
+    """A dbt var duration such as '2 hours' or '30 minutes' (the forms the models' `interval '...'` accepts)."""
+    match = re.fullmatch(r"\s*(\d+)\s*(second|minute|hour|day)s?\s*", text.lower())
+    if not match:
+        raise ValueError(f"expected a duration such as '2 hours' or '30 minutes', got {text!r}")
+    return timedelta(seconds=int(match.group(1)) * _UNITS[match.group(2)])
 
 
-# What every DAG of the project shares. One run at a time (the hourly DAG's interval N+1 builds on interval N's
-# tables); tasks one at a time on a driver-embedded target, side by side on a server target. Every task is retried
-# twice with exponential backoff (30 s, then 60 s, at most 10 min) and runs in the Spark pool.
-DAG_SETTINGS = {
-    "start_date": START,
-    "max_active_runs": 1,
-    "max_active_tasks": TASKS_AT_ONCE,
-    "tags": ["window_tvf"],
-    "default_args": {
-        "retries": 2,
-        "retry_delay": timedelta(seconds=30),
-        "retry_exponential_backoff": 2.0,
-        "max_retry_delay": timedelta(minutes=10),
-        "pool": SPARK_POOL,
-    },
-}
+def _project_var(name: str) -> Any:
+    """A var's default in dbt_project.yml: the one place it is set, for dbt and for the DAG alike."""
+    return yaml.safe_load((REPO / "dbt_project.yml").read_text())["vars"][name]
+
+
+@dataclass(frozen=True)
+class Settings:
+    dbt_project_dir: Path
+    landing_dir: Path
+    gx_dir: Path  # Great Expectations' file context: suites, results and the Data Docs site (gx/uncommitted/...)
+    start: datetime  # the first data interval of the hourly DAG (and of the generated sample data)
+    snapshot_wait_seconds: float  # how long the as-of join waits for the price snapshot it needs
+    allowed_lateness: str  # dbt var: events more than this before their arrival hour are late, e.g. "2 hours"
+    deduplication_ttl: str  # dbt var: how long an event_id is remembered after it was kept, e.g. "1 day"
+    target: str  # the profiles.yml target dbt runs against
+    schema: str  # the schema dbt writes to (profiles.yml reads WINDOW_TVF_SCHEMA with the same default)
+
+    @classmethod
+    def from_environment(cls, environ: Mapping[str, str] = os.environ) -> Settings:
+        def path(name: str, default: Path) -> Path:
+            return Path(environ.get(name) or default).resolve()
+
+        return cls(
+            dbt_project_dir=path("WINDOW_TVF_DBT_PROJECT_DIR", REPO),
+            landing_dir=path("WINDOW_TVF_LANDING_DIR", REPO / "landing"),
+            gx_dir=path("WINDOW_TVF_GX_DIR", REPO / ".airflow" / "great_expectations"),
+            start=parse_utc(environ.get("WINDOW_TVF_PIPELINE_START", "2026-11-01T03:00:00Z")),
+            snapshot_wait_seconds=float(environ.get("WINDOW_TVF_SNAPSHOT_WAIT_SECONDS", 2 * 3600)),
+            allowed_lateness=environ.get("WINDOW_TVF_ALLOWED_LATENESS") or _project_var("allowed_lateness"),
+            deduplication_ttl=environ.get("WINDOW_TVF_DEDUPLICATION_TTL") or _project_var("deduplication_ttl"),
+            # The Airflow Variable `window_tvf_target` in its environment form (read when a DAG file is parsed,
+            # because the pool and concurrency depend on it), else the project's own WINDOW_TVF_TARGET.
+            target=environ.get("AIRFLOW_VAR_WINDOW_TVF_TARGET") or environ.get("WINDOW_TVF_TARGET") or "embedded",
+            schema=environ.get("WINDOW_TVF_SCHEMA", "window_tvf"),
+        )
+
+    @cached_property
+    def lateness(self) -> timedelta:
+        return duration(self.allowed_lateness)
+
+    @property
+    def on_server(self) -> bool:
+        return self.target in SERVER_TARGETS
+
+    @property
+    def spark_pool(self) -> str:
+        """Driver-embedded targets run every Spark task in the one-slot pool; server targets in the default pool."""
+        return "default_pool" if self.on_server else SPARK_POOL
+
+    def dag_settings(self) -> dict[str, Any]:
+        """What every DAG of the project shares. One run at a time (the hourly DAG's interval N+1 builds on interval
+        N's tables); tasks one at a time on a driver-embedded target, side by side on a server target. Every task
+        is retried twice with exponential backoff (30 s, then 60 s, at most 10 min) and runs in the Spark pool."""
+        return {
+            "start_date": self.start,
+            "max_active_runs": 1,
+            "max_active_tasks": 4 if self.on_server else 1,
+            "tags": ["window_tvf"],
+            "default_args": {
+                "retries": 2,
+                "retry_delay": timedelta(seconds=30),
+                "retry_exponential_backoff": 2.0,
+                "max_retry_delay": timedelta(minutes=10),
+                "pool": self.spark_pool,
+            },
+        }

@@ -6,21 +6,20 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from window_tvf_pipeline.config import DBT_PROJECT_DIR, TARGET
+from window_tvf_pipeline.config import Settings
 
 
 class DbtFailure(RuntimeError):
     """A dbt command that did not succeed; the message lists each failed node and its error."""
 
 
-def dbt(args: list[str], variables: dict[str, Any] | None = None) -> Any:
+def dbt(args: list[str], variables: dict[str, Any] | None = None, settings: Settings | None = None) -> Any:
     """Runs `dbt <args>` and returns its result; raises DbtFailure naming what failed."""
     from dbt.cli.main import dbtRunner
 
-    command = [
-        *args,
-        *("--project-dir", str(DBT_PROJECT_DIR), "--profiles-dir", str(DBT_PROJECT_DIR), "--target", TARGET),
-    ]
+    settings = settings or Settings.from_environment()
+    project = str(settings.dbt_project_dir)
+    command = [*args, "--project-dir", project, "--profiles-dir", project, "--target", settings.target]
     if variables:
         command += ["--vars", json.dumps(variables)]
     outcome = dbtRunner().invoke(command)

@@ -41,9 +41,17 @@ def event_files(landing_dir: Path, start: datetime, end: datetime) -> list[Path]
     return sorted(p for p in (landing_dir / EVENTS).glob("events_*.jsonl") if start <= _file_hour(p) < end)
 
 
-def price_files(landing_dir: Path, end: datetime) -> list[Path]:
-    """Every price snapshot valid from before `end`: all a join of events before `end` can need."""
-    return sorted(p for p in (landing_dir / PRICES).glob("prices_*.jsonl") if _file_hour(p) < end)
+def price_files(landing_dir: Path, since: datetime, end: datetime) -> list[Path]:
+    """The price snapshots that events timed in [since, end) can need: the one in force at `since` (the latest
+    valid from at or before it) and every later one valid from before `end`."""
+    landed = sorted((p for p in (landing_dir / PRICES).glob("prices_*.jsonl") if _file_hour(p) < end), key=_file_hour)
+    in_force = [p for p in landed if _file_hour(p) <= since][-1:]
+    return in_force + [p for p in landed if _file_hour(p) > since]
+
+
+def snapshot_time(path: Path) -> datetime:
+    """When a price snapshot file's prices become valid."""
+    return _file_hour(path)
 
 
 def required_snapshot(end: datetime) -> datetime:

@@ -4,12 +4,12 @@ the Data Docs site, and fails with a message that names the suite, the expectati
 from __future__ import annotations
 
 import logging
-import os
-from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Callable
+from typing import Any
 
-from window_tvf_pipeline.config import GX_DIR, TARGET
+from window_tvf_pipeline.config import Settings
+from window_tvf_pipeline.spark import spark_session
+from window_tvf_pipeline.suites import Checked, Suite, documented_example_suites, order_window_suites
 
 # GX logs every registered function at INFO when Airflow's logging is configured; that is noise, not news.
 logging.getLogger("great_expectations").setLevel(logging.WARNING)
@@ -17,50 +17,19 @@ logging.getLogger("great_expectations").setLevel(logging.WARNING)
 SAMPLE_ROWS = 5
 
 
-@dataclass(frozen=True)
-class Suite:
-    """One table (a DataFrame: the table plus columns its expectations read) and what must hold for it."""
-
-    name: str
-    frame: Callable[[Any], Any]  # SparkSession -> DataFrame
-    expectations: list[Any]
-    row_id: list[str] = field(default_factory=list)  # columns that identify a failing row in reports
-
-
 class QualityCheckFailed(AssertionError):
     """Raised by a check task: fails the task, and so the run."""
 
 
-def spark_session() -> Any:
-    """The SparkSession dbt's profile describes: dbt's own when it already runs in this process, else dbt opens it
-    (so the warehouse and metastore settings live in profiles.yml alone); a Spark Connect session for the connect
-    target."""
-    from pyspark import SparkContext
-    from pyspark.sql import SparkSession
-
-    if TARGET == "connect":
-        return SparkSession.builder.remote(os.environ["WINDOW_TVF_SPARK_REMOTE"]).getOrCreate()
-    if TARGET == "thrift":
-        raise QualityCheckFailed(
-            "The Great Expectations suites read the tables as Spark DataFrames, which a Thrift server does not "
-            "serve: run the check tasks with the connect target against the same metastore (docs/spark_clusters.md)"
-        )
-    if SparkContext._active_spark_context is None:
-        from window_tvf_pipeline.dbt import dbt
-
-        dbt(["show", "--inline", "select 1 as spark_is_up", "--quiet"])
-    return SparkSession.builder.getOrCreate()
-
-
-def _context() -> Any:
+def _context(settings: Settings) -> Any:
     import great_expectations as gx
 
-    GX_DIR.mkdir(parents=True, exist_ok=True)
-    return gx.get_context(mode="file", project_root_dir=str(GX_DIR))
+    settings.gx_dir.mkdir(parents=True, exist_ok=True)
+    return gx.get_context(mode="file", project_root_dir=str(settings.gx_dir))
 
 
-def data_docs_index() -> str:
-    return str(GX_DIR / "gx" / "uncommitted" / "data_docs" / "local_site" / "index.html")
+def data_docs_index(settings: Settings) -> str:
+    return str(settings.gx_dir / "gx" / "uncommitted" / "data_docs" / "local_site" / "index.html")
 
 
 def _exception_messages(info: dict) -> list[str]:
@@ -94,15 +63,15 @@ def _describe_failure(suite: Suite, result: Any, frame: Any) -> str:
     return "\n".join(lines)
 
 
-def run_suites(suites: list[Suite], run_name: str) -> list[str]:
+def run_suites(suites: list[Suite], run_name: str, settings: Settings) -> list[str]:
     """Validates every suite (all of them, so one report shows every failure), updates the Data Docs, and raises
     QualityCheckFailed listing the failures. Returns the names of the suites that passed."""
     import great_expectations as gx
     from great_expectations.checkpoint import UpdateDataDocsAction
     from great_expectations.core.run_identifier import RunIdentifier
 
-    spark = spark_session()
-    context = _context()
+    spark = spark_session(settings)
+    context = _context(settings)
     # persist=False: GX would otherwise cache each DataFrame in the session, and a cached plan keeps reading the
     # files a later insert_overwrite replaced (FAILED_READ_FILE.FILE_NOT_EXIST on the next run in this process).
     source = context.data_sources.add_or_update_spark(name="window_tvf_spark", persist=False)
@@ -139,17 +108,20 @@ def run_suites(suites: list[Suite], run_name: str) -> list[str]:
             else:
                 failures.append(_describe_failure(suite, validation_result, frame))
     if failures:
-        raise QualityCheckFailed("\n".join(failures) + f"\nData Docs: {data_docs_index()}")
+        raise QualityCheckFailed("\n".join(failures) + f"\nData Docs: {data_docs_index(settings)}")
     return passed
 
 
-def validate_order_windows(start: datetime, end: datetime) -> list[str]:
-    from window_tvf_pipeline.suites import order_window_suites
+def validate_order_windows(start: datetime, end: datetime, settings: Settings | None = None) -> list[str]:
+    """The order windows a run for [start, end) rewrote, and its arrivals."""
+    settings = settings or Settings.from_environment()
+    return run_suites(
+        order_window_suites(Checked.interval(settings, start, end)),
+        run_name=f"order windows {start:%Y-%m-%dT%H} to {end:%Y-%m-%dT%H}",
+        settings=settings,
+    )
 
-    return run_suites(order_window_suites(), run_name=f"order windows {start:%Y-%m-%dT%H} to {end:%Y-%m-%dT%H}")
 
-
-def validate_documented_examples() -> list[str]:
-    from window_tvf_pipeline.suites import documented_example_suites
-
-    return run_suites(documented_example_suites(), run_name="documented examples")
+def validate_documented_examples(settings: Settings | None = None) -> list[str]:
+    settings = settings or Settings.from_environment()
+    return run_suites(documented_example_suites(settings.schema), run_name="documented examples", settings=settings)

@@ -2,43 +2,82 @@
 
 from __future__ import annotations
 
+import logging
 from datetime import datetime
 from typing import Any
 
-from window_tvf_pipeline.config import ALLOWED_LATENESS, LANDING_DIR
+from window_tvf_pipeline.config import WRITTEN_TABLES, Settings
 from window_tvf_pipeline.dbt import dbt
-from window_tvf_pipeline.landing import event_files, price_file, price_files, required_snapshot
+from window_tvf_pipeline.landing import event_files, price_file, price_files, required_snapshot, snapshot_time
+from window_tvf_pipeline.recovery import recover
+from window_tvf_pipeline.spark import spark_session
 
 # The event-side models (load, deduplicate and classify, every window) and the join that needs the prices.
 EVENT_MODELS = "stg_order_events+"
 PRICE_MODELS = "stg_item_prices"
-JOIN_MODELS = "fct_order_events_priced"
+JOIN_MODELS = "int_item_prices_in_force fct_order_events_priced"
+log = logging.getLogger(__name__)
 
 
-def interval_vars(start: datetime, end: datetime) -> dict[str, Any]:
-    """dbt vars for the interval: its bounds (half-open, like Flink windows) and the files that arrived in it."""
-    variables = {
+def interval_vars(start: datetime, end: datetime, settings: Settings) -> dict[str, Any]:
+    """dbt vars for the interval: its bounds (half-open, like Flink windows), the event files that arrived in it, and
+    the price snapshots its on-time events can need (from the one in force at start - allowed lateness)."""
+    snapshots = price_files(settings.landing_dir, start - settings.lateness, end)
+    return {
         "data_interval_start": start.isoformat(),
         "data_interval_end": end.isoformat(),
-        "landing_event_files": [str(p) for p in event_files(LANDING_DIR, start, end)],
-        "landing_price_files": [str(p) for p in price_files(LANDING_DIR, end)],
+        "allowed_lateness": settings.allowed_lateness,
+        "deduplication_ttl": settings.deduplication_ttl,
+        "landing_event_files": [str(p) for p in event_files(settings.landing_dir, start, end)],
+        "landing_price_files": [str(p) for p in snapshots],
+        "price_snapshots_from": snapshot_time(snapshots[0]).isoformat() if snapshots else None,
     }
-    return variables | ({"allowed_lateness": ALLOWED_LATENESS} if ALLOWED_LATENESS else {})
 
 
-def build_event_windows(start: datetime, end: datetime) -> None:
+def recover_interrupted_writes(settings: Settings) -> None:
+    """A retry first repairs what a killed attempt left (window_tvf_pipeline.recovery). Server targets write on the
+    server, whose own driver finishes or abandons its jobs."""
+    if settings.on_server:
+        return
+    repaired = recover(spark_session(settings), settings.schema, WRITTEN_TABLES)
+    if repaired:
+        log.warning("Repaired an interrupted write: %s", repaired)
+
+
+def build_event_windows(start: datetime, end: datetime, settings: Settings | None = None) -> None:
     """Loads the interval's event files and rebuilds the windows they touch; dbt's tests run after each model."""
-    dbt(["build", "--select", EVENT_MODELS, "--exclude", JOIN_MODELS], interval_vars(start, end))
+    settings = settings or Settings.from_environment()
+    recover_interrupted_writes(settings)
+    dbt(["build", "--select", EVENT_MODELS, "--exclude", *JOIN_MODELS.split()], interval_vars(start, end, settings), settings)
 
 
-def price_snapshot_landed(end: datetime) -> bool:
+def price_snapshot_landed(end: datetime, settings: Settings | None = None) -> bool:
     """True once the snapshot in force at the interval's end is in the landing folder."""
-    return price_file(LANDING_DIR, required_snapshot(end)).exists()
+    settings = settings or Settings.from_environment()
+    return price_file(settings.landing_dir, required_snapshot(end)).exists()
 
 
-def load_price_snapshots(start: datetime, end: datetime) -> None:
-    dbt(["build", "--select", PRICE_MODELS], interval_vars(start, end))
+def load_price_snapshots(start: datetime, end: datetime, settings: Settings | None = None) -> None:
+    settings = settings or Settings.from_environment()
+    recover_interrupted_writes(settings)
+    dbt(["build", "--select", PRICE_MODELS], interval_vars(start, end, settings), settings)
 
 
-def build_priced_orders(start: datetime, end: datetime) -> None:
-    dbt(["build", "--select", JOIN_MODELS], interval_vars(start, end))
+def build_priced_orders(start: datetime, end: datetime, settings: Settings | None = None) -> None:
+    settings = settings or Settings.from_environment()
+    recover_interrupted_writes(settings)
+    dbt(["build", "--select", *JOIN_MODELS.split()], interval_vars(start, end, settings), settings)
+
+
+def check_order_windows(start: datetime, end: datetime, settings: Settings | None = None) -> list[str]:
+    """The Great Expectations suites on what the run rewrote; returns the suites that passed. Great Expectations is
+    imported here, when a check runs, not when Airflow parses the DAG file (it takes seconds to import)."""
+    from window_tvf_pipeline.quality import validate_order_windows
+
+    return validate_order_windows(start, end, settings or Settings.from_environment())
+
+
+def check_documented_examples(settings: Settings | None = None) -> list[str]:
+    from window_tvf_pipeline.quality import validate_documented_examples
+
+    return validate_documented_examples(settings or Settings.from_environment())

@@ -1,60 +1,157 @@
 {#-
     window_aggregate for an incremental model that processes one data interval per run and overwrites partitions
     by window date (materialized='incremental', incremental_strategy='insert_overwrite',
-    partition_by=['window_date']). It returns window_aggregate's columns plus `window_date` (the date of
-    window_start, in the session time zone).
+    partition_by=['window_date']). It returns window_aggregate's columns plus `window_date`: the date of
+    window_time (in the session time zone), the instant a window's result is complete, as Flink emits it.
 
-    On an incremental run with an `interval_start`, it recomputes exactly the window dates that events arriving in
-    the interval can touch (events at most `allowed_lateness` before interval_start; see recompute_from), from
-    every event of those dates in `relation`, so late events update their windows and a rerun gives the same rows:
-    - tumble, hop, cumulate: events and windows from recompute_from(interval_start, allowed_lateness, size);
-    - session: a session never splits at an interval or partition boundary. It recomputes from the earliest date
-      of a stored session that a new event could still join (window_end >= interval_start - allowed_lateness),
-      and each key's events after its last session stored before that date, which stays as it is.
+    An incremental run with an `interval_start` rebuilds exactly the windows that events arriving in the interval can
+    change, and reads only what that needs. Those events are on time: at or after the instant E = interval_start -
+    allowed_lateness. Windows are on a zone's wall clock, where such an event shows at or after W = E plus the zone's
+    smallest UTC offset (W = E in UTC; earlier than E's own wall time when a fall-back hour follows E). The windows
+    they can change end after W (a session: at or after W, an event exactly one gap after a session joins it); every
+    other window is final.
+    - The run rewrites the window dates from the date of E minus the zone's offset spread on (a changeable window's
+      window_time is no earlier); the final windows of those dates are copied from the model itself, the others
+      recomputed from every event they hold: tumble, hop: from the first window that ends after W; cumulate: from
+      the start of W's period (a month, for a month-to-date); session: from the start of the earliest stored session
+      that ends at or after W (or W). A wall-clock bound is read as the instant of it minus the zone's largest offset.
+    - `arrival_partition` ({'column': ..., 'period': ...}): when `relation` is stored partitioned by arrival, each
+      row in the partition of the period in which it arrived and no row's time later than the end of that period,
+      the recompute reads only the partitions that can hold those events, so a run's cost does not grow with
+      history. Route rows that break the rule (event times from the future) elsewhere, as late rows.
     Otherwise (first run, full refresh, no interval) it aggregates everything.
 
-    `relation` holds the events to window: only those that are on time (the caller filters late ones out, or they
-    would change published windows below the recompute bound).
+    `relation` holds the events to window: only those that are on time (the caller routes late ones elsewhere, or
+    they would change final windows).
 -#}
 {% macro incremental_window_aggregate(relation, window, group_by, aggregates, interval_start, allowed_lateness,
-        strategy='auto') %}
+        strategy='auto', arrival_partition=none) %}
     {{ return(adapter.dispatch('incremental_window_aggregate', 'window_tvf')(
-        relation, window, group_by, aggregates, interval_start, allowed_lateness, strategy)) }}
+        relation, window, group_by, aggregates, interval_start, allowed_lateness, strategy, arrival_partition)) }}
 {% endmacro %}
 
 {% macro default__incremental_window_aggregate(relation, window, group_by, aggregates, interval_start,
-        allowed_lateness, strategy='auto') %}
-    {%- set spec = window_tvf._window_spec(window, 'incremental_window_aggregate') -%}
-    {%- set relation = window_tvf._relation(relation, 'incremental_window_aggregate') -%}
+        allowed_lateness, strategy='auto', arrival_partition=none) %}
+    {%- set name = 'incremental_window_aggregate' -%}
+    {%- set spec = window_tvf._window_spec(window, name) -%}
+    {%- set relation = window_tvf._relation(relation, name) -%}
     {%- if spec.tvf == 'dynamic_session' -%}
-        {{ window_tvf._argument_error('incremental_window_aggregate', 'window', window,
+        {{ window_tvf._argument_error(name, 'window', window,
             "a dynamic_session's gap depends on each row, so the sessions a late event can join are unbounded; "
             ~ "use tumble, hop, cumulate or session") }}
     {%- endif -%}
+    {%- set arrival = window_tvf._arrival_partition(arrival_partition, name) -%}
     {%- set has_interval = interval_start is not none and interval_start != '' -%}
     {#- Checked on every run, the first included, so a bad argument does not wait for the second run to fail. -#}
-    {%- set earliest_event = window_tvf._earliest_on_time(interval_start, allowed_lateness, '0 seconds',
-        'incremental_window_aggregate') if has_interval else none -%}
+    {%- set earliest = window_tvf._earliest_on_time(interval_start, allowed_lateness, '0 seconds', name)
+        if has_interval else none -%}
     {%- set aggregated -%}
         {{ window_tvf.window_aggregate('recompute_input', window, group_by, aggregates, strategy=strategy) }}
     {%- endset -%}
     {%- if not (has_interval and is_incremental()) -%}
-        {{ return(window_tvf._dated_windows('select * from ' ~ relation, aggregated, none)) }}
-    {%- elif spec.tvf != 'session' -%}
-        {%- set bound = window_tvf._recompute_bound(interval_start, allowed_lateness, spec.size, 'day',
-            'incremental_window_aggregate') -%}
-        {%- set recompute_input -%}
-            select * from {{ relation }} where {{ spec.timecol }} >= {{ bound }}
-        {%- endset -%}
-        {{ return(window_tvf._dated_windows(recompute_input, aggregated, bound)) }}
-    {%- else -%}
-        {{ return(window_tvf._dated_windows(window_tvf._session_recompute_input(relation, spec, earliest_event),
-            aggregated, none)) }}
+        {{ return(window_tvf._dated_windows('select * from ' ~ relation, aggregated)) }}
     {%- endif -%}
+    {%- set bounds = window_tvf._recompute_bounds(spec, relation, earliest, name) -%}
+    {%- set first_date = 'to_date(' ~ window_tvf._instant_literal(earliest - modules.datetime.timedelta(
+        microseconds=bounds.offset_spread + 1000)) ~ ')' -%}
+    {%- if spec.tvf == 'session' -%}
+        {%- set changeable = 'window_end >= ' ~ bounds.earliest_wall -%}
+        {%- set read_from_wall -%}
+            (select least(min(window_start), {{ bounds.earliest_wall }}) from {{ this }}
+             where window_date >= {{ first_date }} and {{ changeable }})
+        {%- endset -%}
+        {%- set read_from = window_tvf._time_from_wall(bounds, 
+            "timestampdiff(microsecond, timestamp_ntz'1970-01-01 00:00:00', " ~ read_from_wall ~ ")") -%}
+    {%- else -%}
+        {%- set changeable = 'window_end > ' ~ bounds.earliest_wall -%}
+        {%- set read_from = window_tvf._time_from_wall(bounds, window_tvf._first_changeable_start(spec, bounds.earliest_micros, name)) -%}
+    {%- endif -%}
+    {%- set recompute_input -%}
+        select * from {{ relation }} where {{ spec.timecol }} >= {{ read_from }}
+        {%- if arrival %}
+            and {{ arrival.column }} > {{ window_tvf._plus_micros(read_from, -arrival.period) }}
+        {%- endif %}
+    {%- endset -%}
+    {%- set columns = ['window_start', 'window_end', 'window_time']
+        + window_tvf._column_names(group_by, name, 'group_by') + (aggregates.keys() | list) -%}
+    {%- set final_windows -%}
+        select {{ (columns + ['window_date']) | join(', ') }} from {{ this }}
+        where window_date >= {{ first_date }} and not ({{ changeable }})
+    {%- endset -%}
+    {{ return(window_tvf._dated_windows(recompute_input, aggregated, columns, changeable, final_windows)) }}
 {% endmacro %}
 
-{#- The windows of `recompute_input`, dated, from `bound` on (none: all of them). -#}
-{% macro _dated_windows(recompute_input, aggregated, bound) %}
+{#-
+    The recompute's bounds on the wall clock the windows are on. Events on time lie at or after the instant E; the
+    earliest wall-clock time such an event can show is E plus the zone's smallest UTC offset (a fall-back hour shows
+    later instants at earlier wall times), so the windows an on-time event can change end after that wall time
+    (`earliest_wall`, a timestamp_ntz literal; `earliest_micros`, its microseconds). _time_from_wall turns a wall-clock
+    lower bound into one on the time column: every row whose wall time is at or after it has a time at or after it
+    minus the zone's largest offset (`largest_offset`, none for a timestamp_ntz column). `offset_spread`: largest minus smallest offset, in microseconds. A
+    timestamp_ntz column is compared with instants in the session zone, so its bounds use that zone. Offsets are
+    those of the zone's rules from 1970 to 2100, read from Spark.
+-#}
+{% macro _recompute_bounds(spec, relation, earliest, macro_name) %}
+    {%- set axis = window_tvf._time_axis(relation, spec.timecol, spec.get('time_zone'), macro_name) -%}
+    {%- set zone = window_tvf._session_time_zone() if axis.type == 'timestamp_ntz' else axis.zone -%}
+    {%- set offsets = [0] if window_tvf._is_utc(zone) else window_tvf._zone_rules(zone).offsets -%}
+    {%- set since_epoch = earliest - modules.datetime.datetime(1970, 1, 1, tzinfo=modules.pytz.utc) -%}
+    {%- set micros = (since_epoch.days * 86400 + since_epoch.seconds) * 1000000 + since_epoch.microseconds
+        + (offsets | min) * 1000000 -%}
+    {%- set wall = modules.datetime.datetime(1970, 1, 1) + modules.datetime.timedelta(microseconds=micros) -%}
+    {%- set largest = (offsets | max) * 1000000 -%}
+    {{ return({'earliest_wall': "timestamp_ntz'" ~ wall.strftime('%Y-%m-%d %H:%M:%S.%f') ~ "'",
+        'earliest_micros': micros, 'offset_spread': largest - (offsets | min) * 1000000,
+        'largest_offset': none if axis.type == 'timestamp_ntz' else largest}) }}
+{% endmacro %}
+
+{#- A lower bound on the time column from one on the wall clock (microseconds): see _recompute_bounds. -#}
+{% macro _time_from_wall(bounds, micros) -%}
+    {%- if bounds.largest_offset is none -%}
+        timestampadd(microsecond, {{ micros }}, timestamp_ntz'1970-01-01 00:00:00')
+    {%- else -%}
+        timestamp_micros({{ micros }} - {{ bounds.largest_offset }})
+    {%- endif -%}
+{%- endmacro %}
+
+{#-
+    The wall-clock start (microseconds, a constant SQL expression) of the first tumble, hop or cumulate window that
+    ends after `wall_micros`: a window ending after it starts after it minus the size, so the first is one grid step
+    after the grid cell of that point (tumble and cumulate: the cell holding the point itself). Calendar grids count
+    in months.
+-#}
+{% macro _first_changeable_start(spec, wall_micros, macro_name) %}
+    {%- if spec.tvf == 'hop' -%}
+        {%- set period_span, size_span = window_tvf._hop_spans(spec.slide, spec.size, macro_name) -%}
+    {%- elif spec.tvf == 'cumulate' -%}
+        {%- set size_span = window_tvf._cumulate_spans(spec.step, spec.size, macro_name)[1] -%}
+        {%- set period_span = size_span -%}
+    {%- else -%}
+        {%- set size_span = window_tvf._positive_span(spec.size, macro_name, 'size') -%}
+        {%- set period_span = size_span -%}
+    {%- endif -%}
+    {%- set grid = window_tvf._grid(period_span, spec.get('offset'), spec.get('week_start'), macro_name) -%}
+    {%- set size = size_span.months if grid.unit == 'months' else size_span.micros -%}
+    {%- set position = '(' ~ window_tvf._grid_position(grid, wall_micros ~ 'L') ~ ' - ' ~ size ~ ')' -%}
+    {{ return(window_tvf._grid_wall(grid, '(' ~ window_tvf._grid_cell_start(grid, position) ~ ' + ' ~ grid.period ~ ')')) }}
+{% endmacro %}
+
+{#- The arrival_partition argument checked: {column, period in microseconds}, or none. -#}
+{% macro _arrival_partition(value, macro_name) %}
+    {%- if value is none -%}{{ return(none) }}{%- endif -%}
+    {%- if value is not mapping or value.keys() | sort != ['column', 'period'] -%}
+        {{ window_tvf._argument_error(macro_name, 'arrival_partition', value,
+            "expected none or {'column': <the arrival partition column>, 'period': <its length, e.g. '1 hour'>}") }}
+    {%- endif -%}
+    {{ return({'column': window_tvf._column_name(value.column, macro_name, 'arrival_partition'),
+        'period': window_tvf._positive_duration(value.period, macro_name, 'arrival_partition')}) }}
+{% endmacro %}
+
+{#-
+    The windows of `recompute_input` with their window_date; on an incremental run only those `changeable`, plus the
+    final windows of the rewritten dates, so insert_overwrite replaces whole partitions and loses none.
+-#}
+{% macro _dated_windows(recompute_input, aggregated, columns=none, changeable=none, final_windows=none) %}
     with recompute_input as (
         {{ recompute_input }}
     ),
@@ -64,52 +161,14 @@
     )
 
     select
-        *,
-        to_date(window_start) as window_date
+        {{ (columns or ['*']) | join(', ') }},
+        to_date(window_time) as window_date
     from aggregated
-    {%- if bound %}
-    where window_start >= {{ bound }}
+    {%- if changeable %}
+    where {{ changeable }}
+
+    union all
+
+    {{ final_windows }}
     {%- endif %}
-{% endmacro %}
-
-{#-
-    The events whose sessions must be recomputed. Stored sessions that end before the earliest time a new on-time
-    event can have are final; the first date holding a session that is not final is where recomputing starts
-    (whole dates, so insert_overwrite replaces complete partitions). Sessions that start before that date stay;
-    for each key only events after the last of them (after its window_end - gap: its last event) are read.
--#}
-{% macro _session_recompute_input(relation, spec, earliest_event) %}
-    {%- set keys = window_tvf._column_names(spec.get('partition_by'), 'incremental_window_aggregate', 'partition_by') -%}
-    {%- set gap = window_tvf._positive_duration(spec.gap, 'incremental_window_aggregate', 'gap') -%}
-    with session_bound as (
-        -- least() skips NULL: with no stored session to rejoin, the earliest event's day
-        select date_trunc('day', least(min(window_start), {{ earliest_event }})) as recompute_from
-        from {{ this }}
-        where window_end >= {{ earliest_event }}
-    ),
-
-    kept_sessions as (
-        select
-            {%- for key in keys %}
-            stored.{{ key }},
-            {%- endfor %}
-            max(stored.window_end) as last_window_end
-        from {{ this }} as stored
-        cross join session_bound
-        where stored.window_start < session_bound.recompute_from
-        {%- if keys %}
-        group by {% for key in keys %}stored.{{ key }}{{ ', ' if not loop.last }}{% endfor %}
-        {%- endif %}
-    )
-
-    select events.*
-    from {{ relation }} as events
-    cross join session_bound
-    left join kept_sessions
-        on {% for key in keys %}events.{{ key }} <=> kept_sessions.{{ key }}{{ ' and ' if not loop.last }}{% else %}true{% endfor %}
-    where events.{{ spec.timecol }} >= session_bound.recompute_from
-        and (
-            kept_sessions.last_window_end is null
-            or events.{{ spec.timecol }} > {{ window_tvf._plus_micros('kept_sessions.last_window_end', -gap) }}
-        )
 {% endmacro %}

@@ -31,11 +31,11 @@
         {{ window_tvf._argument_error(macro_name, 'partition_granularity', partition_granularity,
             "expected one of " ~ units | join(', ') ~ " (the unit the model's partition column truncates to)") }}
     {%- endif -%}
-    {{ return("date_trunc('" ~ partition_granularity ~ "', "
-        ~ window_tvf._earliest_on_time(interval_start, allowed_lateness, window_size, macro_name) ~ ")") }}
+    {%- set earliest = window_tvf._earliest_on_time(interval_start, allowed_lateness, window_size, macro_name) -%}
+    {{ return("date_trunc('" ~ partition_granularity ~ "', " ~ window_tvf._instant_literal(earliest) ~ ")") }}
 {% endmacro %}
 
-{#- interval_start - allowed_lateness - window_size, as a timestamp literal of that instant (UTC). -#}
+{#- interval_start - allowed_lateness - window_size, as an aware UTC datetime. -#}
 {% macro _earliest_on_time(interval_start, allowed_lateness, window_size, macro_name) %}
     {%- set start = window_tvf._utc_instant(interval_start, macro_name, 'interval_start') -%}
     {%- set lateness = window_tvf._parse_duration(allowed_lateness, macro_name, 'allowed_lateness') -%}
@@ -48,6 +48,5 @@
         {{ window_tvf._argument_error(macro_name, 'window_size', window_size,
             "it must be zero (sessions, plain events) or the largest window's size, e.g. '1 day'") }}
     {%- endif -%}
-    {%- set earliest = start - modules.datetime.timedelta(microseconds=lateness + size) -%}
-    {{ return("timestamp'" ~ earliest.strftime('%Y-%m-%d %H:%M:%S.%f') ~ "Z'") }}
+    {{ return(start - modules.datetime.timedelta(microseconds=lateness + size)) }}
 {% endmacro %}

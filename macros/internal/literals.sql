@@ -207,3 +207,9 @@
     {%- endfor -%}
     {{ return(projection | join(',\n    ')) }}
 {% endmacro %}
+
+
+{#- An aware datetime (as from _utc_instant) as a Spark `timestamp` literal of that instant, to the microsecond. -#}
+{% macro _instant_literal(instant) -%}
+    timestamp'{{ instant.astimezone(modules.pytz.utc).strftime('%Y-%m-%d %H:%M:%S.%f') }}Z'
+{%- endmacro %}

@@ -1,5 +1,6 @@
 -- The interval's on-time orders valued at the item price in force at their event time (an as-of join against
--- the price snapshots). The DAG runs it only after the snapshot in force at the interval's end has loaded.
+-- the price snapshots). The DAG runs it only after the snapshot in force at the interval's end has loaded, and
+-- joins the snapshots the interval's events can need (int_item_prices_in_force).
 {{ config(
     materialized='incremental',
     incremental_strategy='insert_overwrite',
@@ -10,15 +11,15 @@ with interval_events as (
     select *
     from {{ ref('int_order_events_on_time') }}
     {%- if var('data_interval_start') and is_incremental() %}
-    where cast(concat(arrival_hour, ':00:00Z') as timestamp) >= timestamp'{{ var('data_interval_start') }}'
-        and cast(concat(arrival_hour, ':00:00Z') as timestamp) < timestamp'{{ var('data_interval_end') }}'
+    where arrival_hour >= timestamp'{{ var('data_interval_start') }}'
+        and arrival_hour < timestamp'{{ var('data_interval_end') }}'
     {%- endif %}
 ),
 
 priced as (
     {{ window_tvf.asof_join(
         'interval_events',
-        ref('stg_item_prices'),
+        ref('int_item_prices_in_force'),
         'event_time',
         'valid_from',
         on='item_id',

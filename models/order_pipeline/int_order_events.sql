@@ -1,7 +1,11 @@
 -- The interval's arrivals, deduplicated and classified (one partition per arrival hour, like the landing files):
---   duplicate copies are dropped: the first arrival of an event_id is kept, against every earlier interval too;
+--   duplicates are dropped: the first arrival of an event_id is kept, and later copies are dropped for
+--                  `deduplication_ttl` after it (window_tvf.incremental_deduplicate: Flink's state TTL; a copy that
+--                  arrives later than that counts as a new event);
 --   arrival_status 'on_time'       event time at most `allowed_lateness` before its arrival hour: windowed;
 --                  'late'          earlier than that: kept out of published windows, listed in fct_late_order_events;
+--                  'early'         at or after the end of its arrival hour (a producer clock ahead of ours): listed
+--                                  in fct_early_order_events, since windows are rebuilt from the hours events arrive in;
 --                  'no_event_time' no (or an unparsable) event time: listed in fct_order_events_without_time.
 {{ config(
     materialized='incremental',
@@ -9,25 +13,15 @@
     partition_by=['arrival_hour'],
 ) }}
 
-{%- set interval_start = var('data_interval_start') %}
-{%- set interval_end = var('data_interval_end') %}
-
-with arrived_until_interval_end as (
-    select
-        *,
-        cast(concat(arrival_hour, ':00:00Z') as timestamp) as arrival_hour_start
-    from {{ ref('stg_order_events') }}
-    {%- if interval_end %}
-    where cast(concat(arrival_hour, ':00:00Z') as timestamp) < timestamp'{{ interval_end }}'
-    {%- endif %}
-),
-
-first_arrivals as (
-    {{ window_tvf.deduplicate(
-        'arrived_until_interval_end',
+with first_arrivals as (
+    {{ window_tvf.incremental_deduplicate(
+        ref('stg_order_events'),
         partition_by='event_id',
-        order_by=['arrival_hour', 'arrival_time', 'source_file'],
-        keep='first',
+        time_column='arrival_hour',
+        ttl=var('deduplication_ttl'),
+        interval_start=var('data_interval_start'),
+        interval_end=var('data_interval_end'),
+        order_by=['arrival_time', 'source_file'],
     ) }}
 )
 
@@ -41,11 +35,9 @@ select
     source_file,
     case
         when event_time is null then 'no_event_time'
-        when event_time < arrival_hour_start - interval '{{ var('allowed_lateness') }}' then 'late'
+        when event_time < arrival_hour - interval '{{ var('allowed_lateness') }}' then 'late'
+        when event_time >= arrival_hour + interval '1 hour' then 'early'
         else 'on_time'
     end as arrival_status,
     arrival_hour
 from first_arrivals
-{%- if interval_start and is_incremental() %}
-where arrival_hour_start >= timestamp'{{ interval_start }}'
-{%- endif %}

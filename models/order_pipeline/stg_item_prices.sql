@@ -1,6 +1,7 @@
--- Item price snapshots: every snapshot valid from before the interval's end, one partition per snapshot, so a run
--- (or a rerun) rewrites the snapshots it read and leaves later ones alone. The DAG runs this only after the
--- snapshot in force at the interval's end has landed.
+-- Item price snapshots the interval's events can need: from the one in force at the earliest on-time event time to
+-- the interval's end (var landing_price_files), one partition per snapshot, so a run (or a rerun) rewrites the
+-- snapshots it read and leaves others alone. The DAG runs this only after the snapshot in force at the interval's
+-- end has landed.
 {{ config(
     materialized='incremental',
     incremental_strategy='insert_overwrite',

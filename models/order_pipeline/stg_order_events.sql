@@ -1,6 +1,7 @@
 -- Every line of the landing files that arrived in the data interval, parsed; one partition per arrival hour, so a
 -- rerun of the interval replaces exactly its own hours. Duplicates, late and time-less events are kept here:
--- this is the count of "events in".
+-- this is the count of "events in". The arrival hour is parsed once, here, into a timestamp: every later model
+-- filters on it as it is, so Spark prunes its partitions.
 {{ config(
     materialized='incremental',
     incremental_strategy='insert_overwrite',
@@ -44,6 +45,9 @@ select
     cast(event.event_time as timestamp) as event_time,
     cast(event.arrival_time as timestamp) as arrival_time,
     source_file,
-    -- The file's arrival hour (UTC), e.g. 2026-01-01T03 from events_2026-01-01T03_part2.jsonl.
-    regexp_extract(source_file, 'events_([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2})[^/]*$', 1) as arrival_hour
+    -- The start of the file's arrival hour: 2026-01-01 03:00 UTC from events_2026-01-01T03_part2.jsonl.
+    to_timestamp(
+        concat(regexp_extract(source_file, 'events_([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2})[^/]*$', 1), 'Z'),
+        "yyyy-MM-dd'T'HHX"
+    ) as arrival_hour
 from parsed

@@ -35,3 +35,12 @@ def spark(built: DbtRun):
     from pyspark.sql import SparkSession
 
     return SparkSession.builder.getOrCreate()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Stop Spark and close py4j's gateway while the session's streams are open: otherwise py4j's connection
+    finalisers log "Closing down clientserver connection" at interpreter exit, into a stream pytest has closed
+    (a "--- Logging error ---" traceback after the summary line)."""
+    from window_tvf_pipeline.spark import stop_spark
+
+    stop_spark()

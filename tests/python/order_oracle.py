@@ -51,17 +51,29 @@ def landed_events(files: list[Path]) -> list[Event]:
     return events
 
 
-def classified(events: list[Event], allowed_lateness: timedelta) -> dict[str, list[Event]]:
-    """First arrival per event_id, then on_time / late / no_event_time."""
-    first: dict[str, Event] = {}
+def first_arrivals(events: list[Event], ttl: timedelta) -> list[Event]:
+    """Flink's keep-first deduplication with a state TTL on arrival time: an event_id is kept when it was never kept,
+    or when it was last kept at least `ttl` before this arrival hour; a dropped copy does not extend its life."""
+    last_kept: dict[str, datetime] = {}
+    kept = []
     for event in sorted(events, key=lambda e: (e.arrival_hour, e.arrival_time, e.source_file)):
-        first.setdefault(event.event_id, event)
-    by_status: dict[str, list[Event]] = {"on_time": [], "late": [], "no_event_time": []}
-    for event in first.values():
+        previous = last_kept.get(event.event_id)
+        if previous is None or previous + ttl <= event.arrival_hour:
+            last_kept[event.event_id] = event.arrival_hour
+            kept.append(event)
+    return kept
+
+
+def classified(events: list[Event], allowed_lateness: timedelta, ttl: timedelta) -> dict[str, list[Event]]:
+    """Kept arrivals, then on_time / late / early (event time after the end of its arrival hour) / no_event_time."""
+    by_status: dict[str, list[Event]] = {"on_time": [], "late": [], "early": [], "no_event_time": []}
+    for event in first_arrivals(events, ttl):
         if event.event_time is None:
             by_status["no_event_time"].append(event)
         elif event.event_time < event.arrival_hour - allowed_lateness:
             by_status["late"].append(event)
+        elif event.event_time >= event.arrival_hour + timedelta(hours=1):
+            by_status["early"].append(event)
         else:
             by_status["on_time"].append(event)
     return by_status

@@ -2,10 +2,12 @@
 real Great Expectations validations; results compared with a plain-Python oracle of the landing files.
 
 The tests of this module share one pipeline state and run in file order: intervals 0-2 first (a producer retry
-duplicates interval 2's file), then a rerun, a missing price snapshot, and a failing expectation."""
+duplicates interval 2's file; a copy of an hour-0 event arrives again in hour 3, after the deduplication TTL), then
+a rerun, a missing price snapshot, and a failing expectation."""
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -23,6 +25,7 @@ WORK = REPO / ".spark" / "pytest" / "scheduled_pipeline"
 LANDING = WORK / "landing"
 SCHEMA = "orders_pipeline_test"
 LATENESS = timedelta(minutes=30)
+TTL = timedelta(hours=2)
 HOURS = 4  # landing files for intervals 0-3
 
 # Set before window_tvf_pipeline and Airflow are imported: both read their settings once.
@@ -32,13 +35,16 @@ os.environ.update(
     WINDOW_TVF_GX_DIR=str(WORK / "great_expectations"),
     WINDOW_TVF_SNAPSHOT_WAIT_SECONDS="3",
     WINDOW_TVF_ALLOWED_LATENESS="30 minutes",
+    WINDOW_TVF_DEDUPLICATION_TTL="2 hours",
 )
 
-from window_tvf_pipeline import config, run  # noqa: E402
+from window_tvf_pipeline import dag_runs  # noqa: E402
+from window_tvf_pipeline.config import PIPELINE_TABLES, Settings  # noqa: E402
 from window_tvf_pipeline.generate import write_landing  # noqa: E402
 from window_tvf_pipeline.landing import event_file, price_file  # noqa: E402
 
-run.configure_airflow(WORK / "airflow")
+SETTINGS = Settings.from_environment()
+dag_runs.configure_airflow(WORK / "airflow")
 
 
 @pytest.fixture(scope="module", autouse=True)
@@ -52,21 +58,38 @@ def own_schema() -> Any:
 @pytest.fixture(scope="module")
 def spark() -> Any:
     """The process's SparkSession, started by dbt from profiles.yml when no earlier test did."""
-    from window_tvf_pipeline.quality import spark_session
+    from window_tvf_pipeline.spark import spark_session
 
     return spark_session()
 
 
 @pytest.fixture(scope="module")
 def hourly() -> Any:
-    """The hourly DAG, with the metadata DB and pool ready and the landing files written."""
-    write_landing(LANDING, config.START, HOURS)
-    run.prepare_airflow()
-    return run.load_dag("window_tvf_orders_hourly")
+    """The hourly DAG, with the metadata DB and pool ready and the landing files written, plus two events the
+    generator never makes: one whose event time lies in a later hour than it arrived in (a producer clock ahead of
+    ours), and a copy of an hour-0 event delivered again in hour 3, after the 2-hour deduplication TTL."""
+    write_landing(LANDING, SETTINGS.start, HOURS)
+    early = {
+        "event_id": "evt_from_the_future", "user_id": "user_00001", "item_id": "item_01", "quantity": 1,
+        "event_time": f"{hour(2) + timedelta(hours=1, minutes=5):%Y-%m-%dT%H:%M:%S}.000000Z",
+        "arrival_time": f"{hour(1) + timedelta(minutes=50):%Y-%m-%dT%H:%M:%S}.000000Z",
+    }
+    with event_file(LANDING, hour(1)).open("a") as hour_1:
+        hour_1.write(json.dumps(early) + "\n")
+    redelivered = event_file(LANDING, hour(0)).read_text().splitlines()[0]
+    with event_file(LANDING, hour(3)).open("a") as hour_3:
+        hour_3.write(redelivered + "\n")
+    dag_runs.prepare_airflow(SETTINGS)
+    return dag_runs.load_dag("window_tvf_orders_hourly")
 
 
 def hour(n: int) -> Any:
-    return config.START + timedelta(hours=n)
+    return SETTINGS.start + timedelta(hours=n)
+
+
+def naive(moment: Any) -> Any:
+    """A time as Spark returns it under the UTC session."""
+    return moment.replace(tzinfo=None)
 
 
 def contents(spark: Any, table: str) -> list[tuple]:
@@ -86,7 +109,7 @@ def tumble_rows(spark: Any) -> set[tuple]:
 def expected(intervals: int) -> dict[str, list]:
     files = sorted((LANDING / "events").glob("*.jsonl"))
     arrived = [p for p in files if p.stem.split("_")[1] < f"{hour(intervals):%Y-%m-%dT%H}"]
-    return classified(landed_events(arrived), LATENESS)
+    return classified(landed_events(arrived), LATENESS, TTL)
 
 
 @pytest.fixture(scope="module")
@@ -96,7 +119,7 @@ def first_three_intervals(hourly: Any, spark: Any) -> dict[int, set[tuple]]:
     shutil.copy(event_file(LANDING, hour(2)), LANDING / "events" / f"events_{hour(2):%Y-%m-%dT%H}_retry.jsonl")
     after = {}
     for n in range(3):
-        outcome = run.run_interval(hourly, hour(n))
+        outcome = dag_runs.run_interval(hourly, hour(n))
         assert outcome.failed_tasks == [], outcome
         after[n] = tumble_rows(spark)
     return after
@@ -114,7 +137,7 @@ def test_dags_import_without_cycles_and_with_retries(hourly: Any) -> None:
         for task in dag.tasks:
             if task.task_id != "wait_for_price_snapshot":  # a sensor's timeout is its own retry policy
                 assert task.retries >= 2 and task.retry_exponential_backoff, task.task_id
-            assert task.pool == config.SPARK_POOL, task.task_id
+            assert task.pool == SETTINGS.spark_pool, task.task_id
     hourly_dag = bag.get_dag("window_tvf_orders_hourly")
     assert hourly_dag.catchup
     # The as-of join runs only after the snapshot it needs has landed and loaded.
@@ -128,7 +151,7 @@ def test_late_events_of_interval_1_correct_windows_of_interval_0(first_three_int
     after_0, after_1 = first_three_intervals[0], first_three_intervals[1]
     assert after_0 == tumble_15m(expected(1)["on_time"])
     assert after_1 == tumble_15m(expected(2)["on_time"])
-    first_hour = {row[:2]: row for row in after_0 if row[0] < hour(1).replace(tzinfo=None)}
+    first_hour = {row[:2]: row for row in after_0 if row[0] < naive(hour(1))}
     corrected = [row for row in after_1 if row[:2] in first_hour and row != first_hour[row[:2]]]
     assert corrected, "the data must contain events of hour 0 that arrive in hour 1"
 
@@ -144,12 +167,14 @@ def test_three_intervals_equal_the_oracle(first_three_intervals: dict, spark: An
     }
     assert sessions == sessions_10m(truth["on_time"])
     # Sessions that span an interval boundary are single sessions (the oracle never splits them).
-    spanning = [s for s in sessions if s[1] < hour(1).replace(tzinfo=None) <= s[2] - timedelta(minutes=10)]
+    spanning = [s for s in sessions if s[1] < naive(hour(1)) <= s[2] - timedelta(minutes=10)]
     assert spanning, "the data must contain a visit across the 01:00 boundary"
     late = {row.event_id for row in spark.table(f"{SCHEMA}.fct_late_order_events").collect()}
     assert late == {e.event_id for e in truth["late"]} and late
     without_time = spark.table(f"{SCHEMA}.fct_order_events_without_time").count()
     assert without_time == len(truth["no_event_time"]) > 0
+    early = {row.event_id for row in spark.table(f"{SCHEMA}.fct_early_order_events").collect()}
+    assert early == {e.event_id for e in truth["early"]} == {"evt_from_the_future"}
 
 
 def test_duplicated_file_is_absorbed_by_deduplication(first_three_intervals: dict, spark: Any) -> None:
@@ -162,10 +187,10 @@ def test_duplicated_file_is_absorbed_by_deduplication(first_three_intervals: dic
 
 
 def test_rerun_of_an_interval_leaves_every_table_identical(first_three_intervals: dict, hourly: Any, spark: Any) -> None:
-    before = {table: contents(spark, table) for table in run.PIPELINE_TABLES}
-    assert run.run_interval(hourly, hour(1)).failed_tasks == []
-    after = {table: contents(spark, table) for table in run.PIPELINE_TABLES}
-    for table in run.PIPELINE_TABLES:
+    before = {table: contents(spark, table) for table in PIPELINE_TABLES}
+    assert dag_runs.run_interval(hourly, hour(1)).failed_tasks == []
+    after = {table: contents(spark, table) for table in PIPELINE_TABLES}
+    for table in PIPELINE_TABLES:
         assert after[table] == before[table], table
 
 
@@ -173,35 +198,97 @@ def test_join_waits_for_the_price_snapshot(first_three_intervals: dict, hourly: 
     snapshot = price_file(LANDING, hour(3))  # in force from 03:00: interval 3 needs it
     held_back = snapshot.with_suffix(".held")
     snapshot.rename(held_back)
-    outcome = run.run_interval(hourly, hour(3))
+    outcome = dag_runs.run_interval(hourly, hour(3))
     assert outcome.state == "failed"
     assert set(outcome.failed_tasks) == {"wait_for_price_snapshot", "load_price_snapshots", "build_priced_orders"}
     priced_hours = {row[0] for row in spark.sql(f"select distinct arrival_hour from {SCHEMA}.fct_order_events_priced").collect()}
-    assert f"{hour(3):%Y-%m-%dT%H}" not in priced_hours
+    assert naive(hour(3)) not in priced_hours and naive(hour(2)) in priced_hours
     held_back.rename(snapshot)
-    assert run.run_interval(hourly, hour(3)).failed_tasks == []
+    assert dag_runs.run_interval(hourly, hour(3)).failed_tasks == []
     valid_from = spark.sql(
         f"select distinct price_valid_from from {SCHEMA}.fct_order_events_priced "
-        f"where arrival_hour = '{hour(3):%Y-%m-%dT%H}' and event_time >= '{hour(3):%Y-%m-%d %H:%M}'"
+        f"where arrival_hour = timestamp'{hour(3).isoformat()}' and event_time >= timestamp'{hour(3).isoformat()}'"
     ).collect()
-    assert [row[0] for row in valid_from] == [hour(3).replace(tzinfo=None)]
+    assert [row[0] for row in valid_from] == [naive(hour(3))]
+
+
+def test_a_copy_after_the_ttl_counts_as_a_new_event(first_three_intervals: dict, hourly: Any, spark: Any) -> None:
+    """Interval 3 ran in the test above: the hour-0 event delivered again in hour 3 is 3 hours past its first
+    arrival, more than the 2-hour TTL, so it is kept again (and, 3 hours after its event time, it is late)."""
+    truth = expected(4)
+    redelivered = json.loads(event_file(LANDING, hour(0)).read_text().splitlines()[0])["event_id"]
+    kept = spark.sql(
+        f"select arrival_hour, arrival_status from {SCHEMA}.int_order_events where event_id = '{redelivered}'"
+    ).collect()
+    assert sorted(tuple(row) for row in kept)[-1] == (naive(hour(3)), "late")
+    by_status = spark.sql(f"select arrival_status, count(*) from {SCHEMA}.int_order_events group by 1").collect()
+    assert dict(tuple(row) for row in by_status) == {status: len(events) for status, events in truth.items() if events}
+
+
+# What each model may read when interval 3 ([03:00, 04:00), allowed lateness 30 minutes, TTL 2 hours) is rebuilt,
+# whatever the history before it: {model: {table scanned: partitions read}}. The arrival hours 00-03 exist.
+#   int_order_events: the interval's staged hour; its own state after 03:00 - TTL = 01:00: hour 02.
+#   windows: events from E - size (E = 02:30; sessions: the earliest open session), i.e. arrival hours after
+#            that minus 1 hour; their own table: the dates from E's on (one).
+#   the as-of join: the interval's events; the snapshots from the one in force at 02:30 (00:00 and 03:00).
+EXPECTED_READS = {
+    "stg_order_events": {"text files": None},
+    "int_order_events": {"stg_order_events": 1, "int_order_events": 1},
+    "fct_item_sales_tumble_15m": {"int_order_events": 2, "fct_item_sales_tumble_15m": 1},
+    "fct_item_sales_hop_1h_15m": {"int_order_events": 3, "fct_item_sales_hop_1h_15m": 1},
+    "fct_item_sales_cumulate_1h_1d": {"int_order_events": 4, "fct_item_sales_cumulate_1h_1d": 1},
+    "fct_item_sales_daily_new_york": {"int_order_events": 3, "fct_item_sales_daily_new_york": 2},
+    "fct_item_sales_month_to_date_new_york": {"fct_item_sales_daily_new_york": 2, "fct_item_sales_month_to_date_new_york": 2},
+    "fct_top_items_1h": {"int_order_events": 3, "fct_top_items_1h": 1},
+    "fct_user_sessions_10m": {"int_order_events": 2, "fct_user_sessions_10m": 1},
+    "stg_item_prices": {"text files": None},
+    "fct_order_events_priced": {"int_order_events": 1, "stg_item_prices": 2},
+}
+PARTITION_COLUMN = {"stg_order_events": "arrival_hour", "int_order_events": "arrival_hour", "stg_item_prices": "valid_from"}
+
+
+def test_each_model_reads_only_what_its_interval_needs(first_three_intervals: dict, hourly: Any, spark: Any) -> None:
+    """From Spark's executed plans: every scan of a partitioned pipeline table by a model has partition filters on
+    its partition column, and reads exactly the partitions its interval needs (arrival hours 00-03 exist, the
+    cumulate's day started at 00:00, so it reads them all: a day's arrivals are its bound); the landing files read
+    are the interval's own."""
+    from window_tvf_pipeline.spark import last_execution_id, queries_since
+
+    assert spark.sql(f"show partitions {SCHEMA}.int_order_events").count() == 4
+    mark = last_execution_id(spark)
+    assert dag_runs.run_interval(hourly, hour(3)).failed_tasks == []
+    reads: dict[str, dict[str, Any]] = {}
+    for query in queries_since(spark, mark):
+        model = (query.written_table or "").split(".")[-1]
+        for scan in query.scans if model in EXPECTED_READS else []:
+            table = scan.table.split(".")[-1]
+            reads.setdefault(model, {})[table] = scan.partitions_read
+            column = PARTITION_COLUMN.get(table, "window_date")
+            if scan.partitions_read is not None:
+                assert column in scan.partition_filters, (model, scan)
+            if table == "text files" and model == "stg_order_events":
+                assert scan.files_read == 1, scan  # events_<hour 03>.jsonl (with the re-delivered line)
+    assert reads == EXPECTED_READS
 
 
 def test_failed_expectation_fails_the_run_with_a_readable_message(first_three_intervals: dict, hourly: Any, spark: Any) -> None:
     from window_tvf_pipeline.quality import QualityCheckFailed, validate_order_windows
 
-    # A misaligned window in a partition no run rewrites.
+    # A misaligned window among the final windows of the date interval 3 rewrites: the run copies it, the check
+    # validates every window of the dates it rewrote.
+    table = f"{SCHEMA}.fct_item_sales_tumble_15m"
+    day = SETTINGS.start.date().isoformat()
     spark.sql(
         f"""
-        insert into {SCHEMA}.fct_item_sales_tumble_15m
-        select timestamp'2025-06-01 00:07:00', timestamp'2025-06-01 00:22:00', timestamp'2025-06-01 00:21:59.999',
-            'item_99', 1, 1, 1, 1, date'2025-06-01'
+        insert into {table}
+        select timestamp_ntz'{day} 00:07:00', timestamp_ntz'{day} 00:22:00', timestamp'{day} 00:21:59.999',
+            'item_99', 1, 1, 1, 1, date'{day}'
         """
     )
     check = hourly.get_task("check_order_windows")
     retries, check.retries = check.retries, 0  # the retries would fail the same way, only later
     try:
-        outcome = run.run_interval(hourly, hour(3))
+        outcome = dag_runs.run_interval(hourly, hour(3))
         assert outcome.state == "failed" and outcome.failed_tasks == ["check_order_windows"]
         with pytest.raises(QualityCheckFailed) as failure:
             validate_order_windows(hour(3), hour(4))
@@ -212,7 +299,11 @@ def test_failed_expectation_fails_the_run_with_a_readable_message(first_three_in
         assert Path(message.rsplit("Data Docs: ", 1)[1].strip()).exists()
     finally:
         check.retries = retries
-        spark.sql(f"alter table {SCHEMA}.fct_item_sales_tumble_15m drop partition (window_date = date'2025-06-01')")
+        spark.conf.set("spark.sql.sources.partitionOverwriteMode", "dynamic")
+        spark.sql(
+            f"insert overwrite table {table} partition (window_date) "
+            f"select * from {table} where window_date = date'{day}' and item_id != 'item_99'"
+        )
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,7 @@
 -- Orders per item in 1-hour windows that slide by 15 minutes.
--- Each run rewrites the window dates that its interval's on-time events can touch, from every on-time event of
--- those dates: late events within the allowed lateness correct their windows, and a rerun writes the same rows.
+-- Each run rebuilds the windows its interval's on-time events can change, from every event they hold, read from the
+-- arrival hours that can hold them: late events within the allowed lateness correct their windows, and a rerun
+-- writes the same rows.
 {{ window_tvf.incremental_window_aggregate(
     ref('int_order_events_on_time'),
     window={'tvf': 'hop', 'timecol': 'event_time', 'slide': '15 minutes', 'size': '1 hour'},
@@ -13,4 +14,5 @@
     },
     interval_start=var('data_interval_start'),
     allowed_lateness=var('allowed_lateness'),
+    arrival_partition={'column': 'arrival_hour', 'period': '1 hour'},
 ) }}

@@ -8,6 +8,7 @@ with hourly_item_sales as (
         aggregates={'quantity': 'sum(quantity)', 'orders': 'count(*)'},
         interval_start=var('data_interval_start'),
         allowed_lateness=var('allowed_lateness'),
+        arrival_partition={'column': 'arrival_hour', 'period': '1 hour'},
     ) }}
 )
 

@@ -12,4 +12,5 @@
     },
     interval_start=var('data_interval_start'),
     allowed_lateness=var('allowed_lateness'),
+    arrival_partition={'column': 'arrival_hour', 'period': '1 hour'},
 ) }}

@@ -1,0 +1,148 @@
+"""Spark for the pipeline: the SparkSession dbt's profile describes, and what Spark read for each query it ran.
+
+What a query read comes from Spark's own SQL status store (the data behind the UI's SQL tab, kept even with the UI
+off): the executed physical plan's file scans, each with its partition filters and its metrics (partitions and
+files read, rows output). That is the proof that a run reads what its interval needs and no more."""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass
+from typing import Any
+
+from window_tvf_pipeline.config import Settings
+
+# The write command's arguments in a formatted plan: "Arguments: `spark_catalog`.`schema`.`table`, ..." for a
+# CREATE TABLE AS SELECT, "Arguments: file:/.../schema.db/table, ..." for an INSERT.
+_WRITE = re.compile(
+    r"\(\d+\) Execute (?:InsertIntoHadoopFsRelationCommand|CreateDataSourceTableAsSelectCommand)\n(?:.*\n)*?"
+    r"Arguments: (?:`spark_catalog`\.`(\w+)`\.`(\w+)`|\S*/(\w+)\.db/(\w+),)"
+)
+# "Scan parquet spark_catalog.schema.table", or "Scan text " for files read by path (the landing files).
+_SCAN = re.compile(r"^Scan (\w+) ?(?:spark_catalog\.)?([\w.]*)")
+
+
+class SparkUnavailable(RuntimeError):
+    """The target serves SQL only (a Thrift server): there is no SparkSession to read tables with."""
+
+
+def spark_session(settings: Settings | None = None) -> Any:
+    """dbt's own SparkSession when it already runs in this process, else dbt opens it (so the warehouse and
+    metastore settings live in profiles.yml alone); a Spark Connect session for the connect target."""
+    from pyspark import SparkContext
+    from pyspark.sql import SparkSession
+
+    settings = settings or Settings.from_environment()
+    if settings.target == "connect":
+        return SparkSession.builder.remote(os.environ["WINDOW_TVF_SPARK_REMOTE"]).getOrCreate()
+    if settings.target == "thrift":
+        raise SparkUnavailable(
+            "A Thrift server serves SQL only, not Spark DataFrames: run this with the connect target against the "
+            "same metastore (docs/spark_clusters.md)"
+        )
+    if SparkContext._active_spark_context is None:
+        from window_tvf_pipeline.dbt import dbt
+
+        dbt(["show", "--inline", "select 1 as spark_is_up", "--quiet"], settings=settings)
+    return SparkSession.builder.getOrCreate()
+
+
+def stop_spark() -> None:
+    """Stops this process's SparkSession and its JVM gateway, if one runs: at the end of a process, so that the JVM
+    and py4j's connections close while Python's logging still works."""
+    from pyspark import SparkContext
+
+    context = SparkContext._active_spark_context
+    if context is not None:
+        context.stop()
+    gateway = SparkContext._gateway
+    if gateway is not None:
+        gateway.shutdown()
+        SparkContext._gateway = None
+        SparkContext._jvm = None
+
+
+@dataclass(frozen=True)
+class Scan:
+    """One file scan of an executed plan."""
+
+    table: str  # schema.table, or the scanned files' format for a path scan (landing files)
+    partition_filters: str  # as the plan prints them ('' for a table without partitions or filters)
+    partitions_read: int | None  # None for a table without partitions
+    files_read: int
+    rows: int  # rows the scan produced (after partition pruning, before other filters)
+
+
+@dataclass(frozen=True)
+class Query:
+    """One SQL execution: the table it wrote (its model), if any, and its scans."""
+
+    execution_id: int
+    written_table: str | None  # schema.table of an INSERT or CREATE ... AS SELECT
+    scans: list[Scan]
+
+
+def _metric(values: dict[str, str], name: str) -> int | None:
+    text = values.get(name)
+    return None if text is None else int(re.sub(r"[^0-9]", "", text) or 0)
+
+
+def _scans(store: Any, execution_id: int) -> list[Scan]:
+    graph_nodes = store.planGraph(execution_id).allNodes()
+    values = store.executionMetrics(execution_id)
+    scans = []
+    for index in range(graph_nodes.size()):
+        node = graph_nodes.apply(index)
+        scan = _SCAN.match(node.name())
+        if not scan:
+            continue
+        metrics = node.metrics()
+        named = {}
+        for position in range(metrics.size()):
+            metric = metrics.apply(position)
+            value = values.get(metric.accumulatorId())
+            if value.isDefined():
+                named[metric.name()] = value.get()
+        filters = re.search(r"PartitionFilters: \[(.*?)\](?:,|\n|$)", node.desc())
+        scans.append(
+            Scan(
+                table=scan.group(2) or f"{scan.group(1)} files",
+                partition_filters=filters.group(1) if filters else "",
+                partitions_read=_metric(named, "number of partitions read"),
+                files_read=_metric(named, "number of files read") or 0,
+                rows=_metric(named, "number of output rows") or 0,
+            )
+        )
+    return scans
+
+
+def last_execution_id(spark: Any) -> int:
+    """The newest SQL execution's id (-1 before any): pass it to `queries_since` to see what ran after it."""
+    store = spark._jsparkSession.sharedState().statusStore()
+    count = store.executionsCount()
+    return -1 if count == 0 else store.executionsList(int(count) - 1, 1).apply(0).executionId()
+
+
+def queries_since(spark: Any, after_id: int) -> list[Query]:
+    """The finished SQL executions after `after_id`, oldest first, with what each wrote and scanned. Spark keeps
+    the last spark.sql.ui.retainedExecutions (1000) executions: call this after each run, not after a backfill."""
+    store = spark._jsparkSession.sharedState().statusStore()
+    count = int(store.executionsCount())
+    executions = store.executionsList(0, count)
+    queries = []
+    for index in range(executions.size()):
+        execution = executions.apply(index)
+        execution_id = execution.executionId()
+        if execution_id <= after_id or execution.completionTime().isEmpty():
+            continue
+        written = _WRITE.search(execution.physicalPlanDescription() or "")
+        names = [name for name in written.groups() if name] if written else []
+        queries.append(
+            Query(
+                execution_id=execution_id,
+                written_table=".".join(names) if names else None,
+                scans=_scans(store, execution_id),
+            )
+        )
+    return queries

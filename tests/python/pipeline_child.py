@@ -1,0 +1,64 @@
+"""The hourly pipeline's writing tasks in a process of their own (its own JVM and Derby metastore, from the
+environment the crash test sets), as an Airflow worker runs a task:
+
+    python pipeline_child.py run FIRST LAST [MARKER]   intervals FIRST..LAST; MARKER is created when LAST starts
+    python pipeline_child.py dump FILE                 every pipeline table's rows, as JSON
+    python pipeline_child.py unfinished_commit TABLE PARTITION
+        leaves TABLE as a kill between "delete the old partition" and "rename the staged one" would: the partition's
+        directory moved into a committed staging directory
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import timedelta
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "dags"))
+
+from window_tvf_pipeline import tasks  # noqa: E402
+from window_tvf_pipeline.config import PIPELINE_TABLES, Settings  # noqa: E402
+from window_tvf_pipeline.spark import spark_session, stop_spark  # noqa: E402
+
+
+def run(first: int, last: int, marker: str | None) -> None:
+    settings = Settings.from_environment()
+    for n in range(first, last + 1):
+        start = settings.start + timedelta(hours=n)
+        if marker and n == last:
+            Path(marker).touch()
+        tasks.build_event_windows(start, start + timedelta(hours=1), settings)
+        tasks.load_price_snapshots(start, start + timedelta(hours=1), settings)
+        tasks.build_priced_orders(start, start + timedelta(hours=1), settings)
+
+
+def dump(path: str) -> None:
+    settings = Settings.from_environment()
+    spark = spark_session(settings)
+    tables = {t: sorted(json.dumps(list(row), default=str) for row in spark.table(f"{settings.schema}.{t}").collect())
+              for t in PIPELINE_TABLES}
+    Path(path).write_text(json.dumps(tables))
+
+
+def unfinished_commit(table: str, partition: str) -> None:
+    settings = Settings.from_environment()
+    spark = spark_session(settings)
+    location = spark.sql(f"describe schema extended {settings.schema}").where("info_name = 'Location'").first().info_value
+    root = Path(location.removeprefix("file:")) / table
+    staged = root / ".spark-staging-unfinished" / partition
+    staged.parent.mkdir(parents=True)
+    (root / partition).rename(staged)
+
+
+if __name__ == "__main__":
+    command, *arguments = sys.argv[1:]
+    try:
+        if command == "run":
+            run(int(arguments[0]), int(arguments[1]), arguments[2] if len(arguments) > 2 else None)
+        elif command == "dump":
+            dump(arguments[0])
+        else:
+            unfinished_commit(*arguments)
+    finally:
+        stop_spark()

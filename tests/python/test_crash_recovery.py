@@ -1,0 +1,128 @@
+"""Crash safety: the process running build_event_windows is killed with SIGKILL while an insert_overwrite writes;
+the retry must leave every pipeline table equal, row for row, to the tables of an uninterrupted run.
+
+The uninterrupted run happens in this process (the test session's Spark); the interrupted one and its retry in
+child processes with a warehouse and Derby metastore of their own (tests/python/pipeline_child.py), killed as a
+whole process group, JVM included."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from dataclasses import replace
+from datetime import timedelta
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from dbt_harness import REPO
+
+from window_tvf_pipeline import tasks
+from window_tvf_pipeline.config import PIPELINE_TABLES, WRITTEN_TABLES, Settings
+from window_tvf_pipeline.generate import write_landing
+
+WORK = REPO / ".spark" / "pytest" / "crash"
+SCHEMA = "orders_crash_test"
+HOURS = 3
+CHILD = Path(__file__).with_name("pipeline_child.py")
+WINDOW_TABLES = [t for t in WRITTEN_TABLES if t.startswith("fct_") and t != "fct_order_events_priced"]
+
+
+@pytest.fixture(scope="module")
+def environment() -> Any:
+    """The landing files and settings both runs share; each run has its own Spark directory."""
+    landing = WORK / "landing"
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("WINDOW_TVF_LANDING_DIR", str(landing))
+        patch.setenv("WINDOW_TVF_SCHEMA", SCHEMA)
+        settings = Settings.from_environment()
+        write_landing(landing, settings.start, HOURS)
+        yield settings
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(environment: Settings) -> dict[str, list[str]]:
+    """Intervals 0-2 without a crash, in this process, as rows like the children dump them."""
+    from window_tvf_pipeline.spark import spark_session
+
+    for n in range(HOURS):
+        start = environment.start + timedelta(hours=n)
+        tasks.build_event_windows(start, start + timedelta(hours=1), environment)
+        tasks.load_price_snapshots(start, start + timedelta(hours=1), environment)
+        tasks.build_priced_orders(start, start + timedelta(hours=1), environment)
+    spark = spark_session(environment)
+    return {
+        t: sorted(json.dumps(list(row), default=str) for row in spark.table(f"{SCHEMA}.{t}").collect())
+        for t in PIPELINE_TABLES
+    }
+
+
+def child(spark_dir: Path, *args: str, **popen: Any) -> subprocess.Popen:
+    env = {**os.environ, "WINDOW_TVF_SPARK_DIR": str(spark_dir)}
+    return subprocess.Popen(
+        [sys.executable, str(CHILD), *args], env=env, cwd=REPO, start_new_session=True,
+        stdout=subprocess.DEVNULL, stderr=(spark_dir / "child.log").open("ab"), **popen,
+    )
+
+
+def finish(process: subprocess.Popen, spark_dir: Path) -> None:
+    assert process.wait(timeout=900) == 0, (spark_dir / "child.log").read_text()[-3000:]
+
+
+def dumped(spark_dir: Path) -> dict[str, list[str]]:
+    finish(child(spark_dir, "dump", str(spark_dir / "tables.json")), spark_dir)
+    return json.loads((spark_dir / "tables.json").read_text())
+
+
+def kill_while_overwriting(spark_dir: Path) -> list[str]:
+    """Runs intervals 0-2 and kills the whole process group as soon as, in interval 2, one of the window tables has
+    an insert_overwrite's staging directory; returns what the kill left in the warehouse."""
+    marker = spark_dir / "interval_2_started"
+    warehouse = spark_dir / "warehouse" / f"{SCHEMA}.db"
+    process = child(spark_dir, "run", "0", str(HOURS - 1), str(marker))
+    while not marker.exists():
+        assert process.poll() is None, (spark_dir / "child.log").read_text()[-3000:]
+        time.sleep(0.05)
+    while process.poll() is None:
+        staging = [p for t in WINDOW_TABLES for p in (warehouse / t).glob(".spark-staging-*")]
+        if staging:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+            return sorted(str(p.relative_to(warehouse)) for p in warehouse.glob("*/.spark-staging-*"))
+        time.sleep(0.005)
+    pytest.fail("interval 2 finished before an insert_overwrite of a window table could be caught")
+
+
+def test_a_retry_after_sigkill_during_an_overwrite_equals_an_uninterrupted_run(
+    uninterrupted: dict[str, list[str]], environment: Settings
+) -> None:
+    spark_dir = WORK / "killed"
+    spark_dir.mkdir(parents=True, exist_ok=True)
+    left = kill_while_overwriting(spark_dir)
+    assert left, "a killed overwrite leaves its staging directory behind"
+    finish(child(spark_dir, "run", str(HOURS - 1), str(HOURS - 1)), spark_dir)  # the retry of interval 2
+    warehouse = spark_dir / "warehouse" / f"{SCHEMA}.db"
+    assert not list(warehouse.glob("*/.spark-staging-*")), "the retry removed what the kill left"
+    after = dumped(spark_dir)
+    for table in PIPELINE_TABLES:
+        assert after[table] == uninterrupted[table], table
+
+
+def test_a_retry_finishes_a_partition_replacement_the_kill_interrupted(
+    uninterrupted: dict[str, list[str]], environment: Settings
+) -> None:
+    """The narrowest window of the commit: the old partition deleted, the staged one not yet renamed. The window
+    models copy their final windows from their own partitions, so without the repair the retry would lose them."""
+    spark_dir = WORK / "unfinished_commit"
+    spark_dir.mkdir(parents=True, exist_ok=True)
+    finish(child(spark_dir, "run", "0", str(HOURS - 1)), spark_dir)
+    finish(child(spark_dir, "unfinished_commit", "fct_item_sales_hop_1h_15m", f"window_date={environment.start.date()}"), spark_dir)
+    finish(child(spark_dir, "run", str(HOURS - 1), str(HOURS - 1)), spark_dir)
+    after = dumped(spark_dir)
+    for table in PIPELINE_TABLES:
+        assert after[table] == uninterrupted[table], table
