@@ -12,7 +12,7 @@ export DBT_PROFILES_DIR ?= $(CURDIR)
 export SPARK_LOCAL_IP ?= 127.0.0.1
 export DBT_SEND_ANONYMOUS_USAGE_STATS ?= False
 
-.PHONY: setup pipeline test bench bench-pipeline lock clean
+.PHONY: setup pipeline test bench bench-time-zones bench-pipeline lock clean
 
 $(BIN)/.synced: requirements.lock
 	@scripts/check_prerequisites.sh
@@ -34,10 +34,16 @@ test: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/pytest
 
-# The window aggregation benchmark (about 25 minutes): prints a table and writes docs/benchmarks.md.
+# The window aggregation benchmark (about 25 minutes): prints a table and writes docs/benchmarks.md; then local time
+# and calendar windows against their UTC twins (bench-time-zones, about 5 minutes, its own section of the same doc).
 bench: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/python bench/window_aggregation.py
+	$(BIN)/python bench/time_zones.py
+
+bench-time-zones: setup
+	@scripts/check_prerequisites.sh
+	$(BIN)/python bench/time_zones.py
 
 # The hourly pipeline at scale: BENCH_HOURS hours of --large events through the hourly DAG, each interval timed, the
 # rows each model read taken from Spark's plans; writes docs/pipeline_scale.md and its chart (72 hours: ~35 minutes).

@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 QUARTER = timedelta(minutes=15)
 SESSION_GAP = timedelta(minutes=10)
@@ -115,3 +116,31 @@ def _session(user: str, events: list[Event]) -> tuple:
         len(events),
         sum(e.quantity for e in events),
     )
+
+
+def local_days(on_time: list[Event], zone: str) -> set[tuple]:
+    """(window_start, window_end, item_id, orders, quantity) per local day in `zone`: an event's day is the date of
+    its local time (zoneinfo), the window local midnight to the next local midnight (wall-clock values)."""
+    groups: dict[tuple, list[int]] = defaultdict(list)
+    for event in on_time:
+        day = event.event_time.replace(tzinfo=timezone.utc).astimezone(ZoneInfo(zone)).date()
+        groups[(datetime(day.year, day.month, day.day), event.item_id)].append(event.quantity)
+    return {(start, start + timedelta(days=1), item, len(q), sum(q)) for (start, item), q in groups.items()}
+
+
+def month_to_date(days: set[tuple]) -> set[tuple]:
+    """(window_start, window_end, item_id, orders, quantity) of a month-to-date CUMULATE by day over local days: for
+    each item and month, one window per day from the item's first day with events to the month's last day."""
+    by_month: dict[tuple, dict[datetime, tuple[int, int]]] = defaultdict(dict)
+    for start, _, item, orders, quantity in days:
+        by_month[(item, start.replace(day=1))][start] = (orders, quantity)
+    windows = set()
+    for (item, month), totals in by_month.items():
+        following = (month + timedelta(days=32)).replace(day=1)
+        day, orders, quantity = min(totals), 0, 0
+        while day < following:
+            orders += totals.get(day, (0, 0))[0]
+            quantity += totals.get(day, (0, 0))[1]
+            day += timedelta(days=1)
+            windows.add((month, day, item, orders, quantity))
+    return windows

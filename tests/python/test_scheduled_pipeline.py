@@ -147,6 +147,29 @@ def test_dags_import_without_cycles_and_with_retries(hourly: Any) -> None:
     }
 
 
+def test_local_days_across_the_fall_back_hour_equal_the_oracle(first_three_intervals: dict, spark: Any) -> None:
+    """The sample's third hour is New York's repeated 01:00 hour (November 1, 2026): the local day holding it lasts
+    25 hours and holds both real 01:00 hours, and events of October 31 arrive late into it. Per-interval rebuilds of
+    the local-day and month-to-date tables equal zoneinfo's days and their running sums."""
+    truth = expected(3)
+    assert SETTINGS.start + timedelta(hours=2) == datetime(2026, 11, 1, 6, tzinfo=timezone.utc), "the fall-back hour"
+    days = local_days(truth["on_time"], "America/New_York")
+    columns = "window_start, window_end, item_id, orders, quantity"
+    table = f"{SCHEMA}.fct_item_sales_daily_new_york"
+    assert {tuple(row) for row in spark.sql(f"select {columns} from {table}").collect()} == days
+    assert {row[0] for row in days} == {datetime(2026, 10, 31), datetime(2026, 11, 1)}
+    table = f"{SCHEMA}.fct_item_sales_month_to_date_new_york"
+    assert {tuple(row) for row in spark.sql(f"select {columns} from {table}").collect()} == month_to_date(days)
+    # window_time: the instant of the local day's last millisecond (EST after the change, EDT before it)
+    window_times = spark.sql(
+        f"select distinct window_start, window_time from {SCHEMA}.fct_item_sales_daily_new_york"
+    ).collect()
+    assert sorted(tuple(row) for row in window_times) == [
+        (datetime(2026, 10, 31), datetime(2026, 11, 1, 3, 59, 59, 999000)),
+        (datetime(2026, 11, 1), datetime(2026, 11, 2, 4, 59, 59, 999000)),
+    ]
+
+
 def test_late_events_of_interval_1_correct_windows_of_interval_0(first_three_intervals: dict, spark: Any) -> None:
     after_0, after_1 = first_three_intervals[0], first_three_intervals[1]
     assert after_0 == tumble_15m(expected(1)["on_time"])

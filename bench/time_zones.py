@@ -1,0 +1,96 @@
+"""Benchmark: windows on a zone's wall clock and calendar windows against the same queries in UTC.
+
+Part of `make bench` (after bench/window_aggregation.py). Every query runs as window_tvf.window_aggregate over the
+same table twice: once with time_zone 'UTC', once with time_zone 'America/New_York' (the data crosses the March
+2024 DST change and two month ends), all in one SparkSession, timed as the median of REPEATS runs into the no-op
+sink. The zoned run adds one offset lookup per row (arithmetic on longs over a transition table) and per-window
+conversions; the target is at most 1.3x its UTC twin. Writes its table into docs/benchmarks.md between markers.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from window_aggregation import BENCH_DIR, REPEATS, REPO, ROWS, cell, ratio, spark_session, timed  # noqa: E402
+
+TABLE = "window_tvf_bench.zone_events"
+KEYS = 1000
+DAYS = 60  # 2024-02-15 to 2024-04-15: the March 10 DST change, the end of February (leap year) and of March
+TARGET = 1.3
+AGGREGATES = {"events": "count(*)", "total": "sum(amount)", "smallest": "min(amount)", "largest": "max(amount)"}
+QUERIES = [
+    ("tumble 1 day", {"tvf": "tumble", "timecol": "ts", "size": "1 day"}),
+    ("cumulate 1 day / 1 hour", {"tvf": "cumulate", "timecol": "ts", "step": "1 hour", "size": "1 day"}),
+    ("cumulate 1 month / 1 day (month to date)", {"tvf": "cumulate", "timecol": "ts", "step": "1 day", "size": "1 month"}),
+]
+ZONES = ["UTC", "America/New_York"]
+BEGIN, END = "<!-- measured by make bench (bench/time_zones.py): begin -->", "<!-- measured by make bench (bench/time_zones.py): end -->"
+
+
+def zone_events(spark) -> None:
+    """ROWS events over DAYS days for KEYS keys, seeded, as a table (a known timestamp column, as in a dbt model)."""
+    path = BENCH_DIR / "data" / f"zone_events_{ROWS}_{KEYS}"
+    if not (path / "_SUCCESS").exists():
+        spark.sql(f"""
+            select
+                concat('key_', pmod(xxhash64(id, 1), {KEYS})) as event_key,
+                timestamp_micros(unix_micros(timestamp'2024-02-15 00:00:00')
+                    + pmod(xxhash64(id, 2), {DAYS} * 86400000000)) as ts,
+                cast(pmod(xxhash64(id, 3), 1000) as int) as amount
+            from range({ROWS})
+        """).write.mode("overwrite").parquet(str(path))
+    spark.sql("create database if not exists window_tvf_bench")
+    spark.sql(f"drop table if exists {TABLE}")
+    spark.sql(f"create table {TABLE} using parquet location '{path}'")
+
+
+def compile_query(window: dict[str, str]) -> str:
+    from dbt.cli.main import dbtRunner
+
+    call = f"{{{{ window_tvf.window_aggregate('{TABLE}', {window!r}, 'event_key', {AGGREGATES!r}) }}}}"
+    result = dbtRunner().invoke(["--log-level", "none", "compile", "--inline", call, "--project-dir", str(REPO),
+                                 "--profiles-dir", str(REPO)])
+    if not result.success:
+        raise RuntimeError(f"could not compile {call}: {result.exception}")
+    return result.result.results[0].node.compiled_code
+
+
+def main() -> int:
+    spark = spark_session()
+    zone_events(spark)
+    lines = [
+        "| query | UTC seconds | America/New_York seconds | New York / UTC | target |",
+        "|---|---|---|---|---|",
+    ]
+    timed(spark, f"select event_key, count(*) from {TABLE} group by event_key")  # warm-up
+    for name, window in QUERIES:
+        seconds = {zone: timed(spark, compile_query(dict(window, time_zone=zone))) for zone in ZONES}
+        utc, local = seconds["UTC"], seconds["America/New_York"]
+        met = "met" if utc and local and local / utc <= TARGET else "missed"
+        lines.append(f"| {name} | {cell(utc)} | {cell(local)} | {ratio(local, utc)} | <= {TARGET}x: {met} |")
+        print(lines[-1], flush=True)
+    table = "\n".join(lines)
+    write_doc(table)
+    print(table)
+    return 0
+
+
+def write_doc(table: str) -> None:
+    doc = REPO / "docs" / "benchmarks.md"
+    text = doc.read_text() if doc.exists() else ""
+    section = (f"{BEGIN}\n{ROWS:,} events over {DAYS} days from 2024-02-15 (the March 10 DST change in New York, two "
+               f"month ends), {KEYS} keys, as a parquet table; window_tvf.window_aggregate with count, sum, min, max "
+               f"per key and window; median of {REPEATS} runs; {os.cpu_count()} cores.\n\n{table}\n{END}")
+    if BEGIN in text:
+        text = text[:text.index(BEGIN)] + section + text[text.index(END) + len(END):]
+    else:  # at the end: bench/window_aggregation.py keeps what follows its table's reading
+        text += f"\n## Local time and calendar windows (bench/time_zones.py)\n\n{section}\n"
+    doc.write_text(text)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
