@@ -66,8 +66,8 @@ def test_evictor_keeps_the_input_columns(built: DbtRun, spark) -> None:
         ("clicked_at", "timestamp"),
         ("page", "string"),
         ("dwell_seconds", "bigint"),
-        ("window_start", "timestamp"),
-        ("window_end", "timestamp"),
+        ("window_start", "timestamp_ntz"),  # wall-clock bounds (Flink's TIMESTAMP), window_time an instant
+        ("window_end", "timestamp_ntz"),
         ("window_time", "timestamp"),
     ]
 

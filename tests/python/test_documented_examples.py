@@ -67,13 +67,14 @@ def test_rows_without_time_are_counted_and_stored(built: DbtRun, spark) -> None:
 
 
 def test_window_columns_have_the_time_columns_type(built: DbtRun, spark) -> None:
+    # As Flink types them for a TIMESTAMP_LTZ column: wall-clock bounds (TIMESTAMP), window_time like the column.
     schema = {f.name: f.dataType.simpleString() for f in spark.table("window_tvf.int_bid_hop_5m_10m").schema}
     assert schema == {
         "bidtime": "timestamp",
         "price": "decimal(10,2)",
         "item": "string",
-        "window_start": "timestamp",
-        "window_end": "timestamp",
+        "window_start": "timestamp_ntz",
+        "window_end": "timestamp_ntz",
         "window_time": "timestamp",
     }
 

@@ -115,28 +115,32 @@ BAD_CALLS = [
     ),
     pytest.param(
         "tumble(ref('stg_datastream_clicks'), 'clicked_at', '213503983 days')",
-        """window_tvf.tumble: argument 'size' got "213503983 days"; it is longer than 10,000 years""",
+        """window_tvf.tumble: argument 'size' got "213503983 days"; it is longer than 10,000 years, more than any """
+        "time Spark holds (years 1 to 9999)",
         id="window-size-beyond-spark-times",
     ),
     pytest.param(
         "session(ref('stg_datastream_clicks'), 'clicked_at', '120001 months')",
-        """window_tvf.session: argument 'gap' got "120001 months"; months, quarters and years have no fixed length""",
+        """window_tvf.session: argument 'gap' got "120001 months"; months, quarters and years have no fixed length, """
+        "and a fixed duration is needed here (up to weeks, e.g. '30 days')",
         id="calendar-gap-beyond-spark-times",
     ),
     pytest.param(
         "hop(ref('stg_datastream_clicks'), 'clicked_at', '1 millisecond', '25 days')",
         """window_tvf.hop: argument 'size' got "25 days"; each row would be in up to 2160000000 windows (size / slide"""
-        """ with slide "1 millisecond"); at most 1,000,000 are allowed""",
+        """ with slide "1 millisecond"); at most 1,000,000 are allowed: use a larger slide or step""",
         id="hop-windows-per-row",
     ),
     pytest.param(
         "cumulate(ref('stg_datastream_clicks'), 'clicked_at', '1 millisecond', '30 days')",
-        """window_tvf.cumulate: argument 'step' got "1 millisecond"; each row would be in up to 2592000000 windows""",
+        """window_tvf.cumulate: argument 'step' got "1 millisecond"; each row would be in up to 2592000000 windows"""
+        """ (size / step with size "30 days"); at most 1,000,000 are allowed: use a larger slide or step""",
         id="cumulate-windows-per-row",
     ),
     pytest.param(
         "cumulate(ref('stg_datastream_clicks'), 'clicked_at', '1 second', '1 month')",
-        """window_tvf.cumulate: argument 'step' got "1 second"; each row would be in up to 2678400 windows""",
+        """window_tvf.cumulate: argument 'step' got "1 second"; each row would be in up to 2678400 windows"""
+        """ (size / step with size "1 month"); at most 1,000,000 are allowed: use a larger slide or step""",
         id="calendar-cumulate-windows-per-row",
     ),
     # nan and infinity come from data (a var), never from a literal, which dbt's Jinja cannot even pass on.
