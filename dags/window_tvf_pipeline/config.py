@@ -81,7 +81,7 @@ class Settings:
             dbt_project_dir=path("WINDOW_TVF_DBT_PROJECT_DIR", REPO),
             landing_dir=path("WINDOW_TVF_LANDING_DIR", REPO / "landing"),
             gx_dir=path("WINDOW_TVF_GX_DIR", REPO / ".airflow" / "great_expectations"),
-            start=parse_utc(environ.get("WINDOW_TVF_PIPELINE_START", "2026-11-01T04:00:00Z")),
+            start=parse_utc(environ.get("WINDOW_TVF_PIPELINE_START", "2026-11-01T06:00:00Z")),
             snapshot_wait_seconds=float(environ.get("WINDOW_TVF_SNAPSHOT_WAIT_SECONDS", 2 * 3600)),
             allowed_lateness=environ.get("WINDOW_TVF_ALLOWED_LATENESS") or _project_var("allowed_lateness"),
             deduplication_ttl=environ.get("WINDOW_TVF_DEDUPLICATION_TTL") or _project_var("deduplication_ttl"),

@@ -25,6 +25,7 @@ from window_tvf_pipeline.landing import (
     event_file,
     parse_utc,
     price_file,
+    required_snapshot,
 )
 
 ITEMS = [f"item_{n:02d}" for n in range(1, 13)]
@@ -106,10 +107,12 @@ def generate_events(start: datetime, hours: int, shape: Shape, rng: random.Rando
 
 
 def generate_prices(start: datetime, hours: int, rng: random.Random) -> dict[datetime, list[str]]:
-    """A full price list every SNAPSHOT_EVERY, valid from its snapshot time; a few prices change each time."""
+    """A full price list every SNAPSHOT_EVERY on the epoch's grid, valid from its snapshot time; a few prices change
+    each time."""
     prices = {item: round(rng.uniform(2, 80), 2) for item in ITEMS}
     snapshots: dict[datetime, list[str]] = {}
-    snapshot_time = start
+    # On the grid the as-of join waits on (every SNAPSHOT_EVERY from the epoch), from the snapshot in force at start.
+    snapshot_time = required_snapshot(start + timedelta(microseconds=1))
     while snapshot_time < start + timedelta(hours=hours):
         if snapshots:
             for item in rng.sample(ITEMS, 4):

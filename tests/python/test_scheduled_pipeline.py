@@ -12,14 +12,14 @@ import os
 import shutil
 import subprocess
 import sys
-from datetime import timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from dbt_harness import REPO
-from order_oracle import classified, landed_events, sessions_10m, tumble_15m
+from order_oracle import classified, landed_events, local_days, month_to_date, sessions_10m, tumble_15m
 
 WORK = REPO / ".spark" / "pytest" / "scheduled_pipeline"
 LANDING = WORK / "landing"
@@ -148,26 +148,22 @@ def test_dags_import_without_cycles_and_with_retries(hourly: Any) -> None:
 
 
 def test_local_days_across_the_fall_back_hour_equal_the_oracle(first_three_intervals: dict, spark: Any) -> None:
-    """The sample's third hour is New York's repeated 01:00 hour (November 1, 2026): the local day holding it lasts
-    25 hours and holds both real 01:00 hours, and events of October 31 arrive late into it. Per-interval rebuilds of
-    the local-day and month-to-date tables equal zoneinfo's days and their running sums."""
+    """The sample starts at 06:00Z on November 1, 2026: New York's second 01:00 hour (clocks fall back from 02:00
+    EDT to 01:00 EST); the local day holding it lasts 25 hours and ends at 05:00Z the next day. (Events of the first
+    01:00 hour are late under this test's 30 minutes of lateness; make pipeline's 2 hours let them in.) Per-interval
+    rebuilds of the local-day and month-to-date tables equal zoneinfo's days and their running sums."""
     truth = expected(3)
-    assert SETTINGS.start + timedelta(hours=2) == datetime(2026, 11, 1, 6, tzinfo=timezone.utc), "the fall-back hour"
+    assert SETTINGS.start == datetime(2026, 11, 1, 6, tzinfo=timezone.utc), "the fall-back hour"
     days = local_days(truth["on_time"], "America/New_York")
     columns = "window_start, window_end, item_id, orders, quantity"
     table = f"{SCHEMA}.fct_item_sales_daily_new_york"
     assert {tuple(row) for row in spark.sql(f"select {columns} from {table}").collect()} == days
-    assert {row[0] for row in days} == {datetime(2026, 10, 31), datetime(2026, 11, 1)}
+    assert {row[:2] for row in days} == {(datetime(2026, 11, 1), datetime(2026, 11, 2))}
     table = f"{SCHEMA}.fct_item_sales_month_to_date_new_york"
     assert {tuple(row) for row in spark.sql(f"select {columns} from {table}").collect()} == month_to_date(days)
-    # window_time: the instant of the local day's last millisecond (EST after the change, EDT before it)
-    window_times = spark.sql(
-        f"select distinct window_start, window_time from {SCHEMA}.fct_item_sales_daily_new_york"
-    ).collect()
-    assert sorted(tuple(row) for row in window_times) == [
-        (datetime(2026, 10, 31), datetime(2026, 11, 1, 3, 59, 59, 999000)),
-        (datetime(2026, 11, 1), datetime(2026, 11, 2, 4, 59, 59, 999000)),
-    ]
+    # window_time: the instant of the local day's last millisecond, 23:59:59.999 EST
+    window_times = spark.sql(f"select distinct window_time from {SCHEMA}.fct_item_sales_daily_new_york").collect()
+    assert [row[0] for row in window_times] == [datetime(2026, 11, 2, 4, 59, 59, 999000)]
 
 
 def test_late_events_of_interval_1_correct_windows_of_interval_0(first_three_intervals: dict, spark: Any) -> None:
@@ -248,21 +244,23 @@ def test_a_copy_after_the_ttl_counts_as_a_new_event(first_three_intervals: dict,
     assert dict(tuple(row) for row in by_status) == {status: len(events) for status, events in truth.items() if events}
 
 
-# What each model may read when interval 3 ([03:00, 04:00), allowed lateness 30 minutes, TTL 2 hours) is rebuilt,
-# whatever the history before it: {model: {table scanned: partitions read}}. The arrival hours 00-03 exist.
-#   int_order_events: the interval's staged hour; its own state after 03:00 - TTL = 01:00: hour 02.
-#   windows: events from E - size (E = 02:30; sessions: the earliest open session), i.e. arrival hours after
-#            that minus 1 hour; their own table: the dates from E's on (one).
-#   the as-of join: the interval's events; the snapshots from the one in force at 02:30 (00:00 and 03:00).
+# What each model may read when interval 3 ([09:00, 10:00) on 2026-11-01, allowed lateness 30 minutes, TTL 2 hours)
+# is rebuilt, whatever the history before it: {model: {table scanned: partitions read}}. Arrival hours 06-09 exist.
+#   int_order_events: the interval's staged hour; its own state after 09:00 - TTL = 07:00: hour 08.
+#   windows: events from the first window that ends after E = 08:30 (sessions: the earliest open session), i.e.
+#            arrival hours after that minus 1 hour; their own table: the dates from E's on (one).
+#   New York's local day: from local midnight (04:00Z, all four hours); its month-to-date cascade: the daily table's
+#            partitions from that day on (one), its own 30 (one window per day to the month's end, all changeable).
+#   the as-of join: the interval's events; the snapshots from the one in force at 08:30 (06:00 and 09:00).
 EXPECTED_READS = {
     "stg_order_events": {"text files": None},
     "int_order_events": {"stg_order_events": 1, "int_order_events": 1},
     "fct_item_sales_tumble_15m": {"int_order_events": 2, "fct_item_sales_tumble_15m": 1},
     "fct_item_sales_hop_1h_15m": {"int_order_events": 3, "fct_item_sales_hop_1h_15m": 1},
     "fct_item_sales_cumulate_1h_1d": {"int_order_events": 4, "fct_item_sales_cumulate_1h_1d": 1},
-    "fct_item_sales_daily_new_york": {"int_order_events": 3, "fct_item_sales_daily_new_york": 2},
-    "fct_item_sales_month_to_date_new_york": {"fct_item_sales_daily_new_york": 2, "fct_item_sales_month_to_date_new_york": 2},
-    "fct_top_items_1h": {"int_order_events": 3, "fct_top_items_1h": 1},
+    "fct_item_sales_daily_new_york": {"int_order_events": 4, "fct_item_sales_daily_new_york": 1},
+    "fct_item_sales_month_to_date_new_york": {"fct_item_sales_daily_new_york": 1, "fct_item_sales_month_to_date_new_york": 30},
+    "fct_top_items_1h": {"int_order_events": 2, "fct_top_items_1h": 1},
     "fct_user_sessions_10m": {"int_order_events": 2, "fct_user_sessions_10m": 1},
     "stg_item_prices": {"text files": None},
     "fct_order_events_priced": {"int_order_events": 1, "stg_item_prices": 2},
