@@ -81,7 +81,8 @@ def summary(spark: Any, outcomes: list[RunOutcome], reference: RunOutcome, setti
 
     schema = settings.schema
     lines = [f"Intervals processed: {len(outcomes)} (hourly)", "Rows per model:"]
-    lines += [f"  {table:<32} {spark.table(f'{schema}.{table}').count():>8}" for table in PIPELINE_TABLES]
+    width = max(len(table) for table in PIPELINE_TABLES)
+    lines += [f"  {table:<{width}} {spark.table(f'{schema}.{table}').count():>8}" for table in PIPELINE_TABLES]
     corrected = spark.sql(
         f"select count(*) from {schema}.int_order_events "
         "where arrival_status = 'on_time' and date_trunc('hour', event_time) < arrival_hour"

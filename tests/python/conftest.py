@@ -41,6 +41,11 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Stop Spark and close py4j's gateway while the session's streams are open: otherwise py4j's connection
     finalisers log "Closing down clientserver connection" at interpreter exit, into a stream pytest has closed
     (a "--- Logging error ---" traceback after the summary line)."""
+    import logging
+
     from window_tvf_pipeline.spark import stop_spark
 
     stop_spark()
+    # Connections py4j's finalisers close at exit still log at INFO, through Airflow's handler to stdout, after
+    # pytest's summary line: the summary stays the last line.
+    logging.getLogger("py4j").setLevel(logging.WARNING)

@@ -2,7 +2,7 @@
     Hopping windows: partial results per slice of gcd(size, slide), merged into the windows that cover them. Each
     window is made once, at its first non-empty slice (its start lies after the key's previous non-empty slice and
     at most one size before this one), never by copying slices into windows through a shuffle:
-    - following slices (a window spans at most 64 slices): the key's next slices are read with lead() in the one
+    - following slices (a window spans at most 16 slices): the key's next slices are read with lead() in the one
       pass that sorts the key's slices, and each window merges this slice with those of its next slices that start
       before the window ends;
     - block merges (larger overlaps, e.g. 1 day / 1 minute: 1440 windows per slice): windows are listed once, at
@@ -18,7 +18,8 @@
     {%- for _ in range(64) if ns.b != 0 -%}{%- set ns.a, ns.b = ns.b, ns.a % ns.b -%}{%- endfor -%}
     {%- set slice_grid = dict(grid, period=ns.a) -%}
     {%- set slices = window_tvf._slices_sql(relation, spec.timecol, keys, plan, axis, slice_grid) -%}
-    {%- if size // ns.a <= 64 -%}
+    {#- The merge is one CASE over the window's slice count: its size grows with the square of the count. -#}
+    {%- if size // ns.a <= 16 -%}
         {%- set merged = window_tvf._hop_following_slices_sql(slices, keys, plan, axis, grid, size, size // ns.a) -%}
     {%- else -%}
         {%- set merged = window_tvf._hop_block_merge_sql(slices, keys, plan, axis, grid, size) -%}
