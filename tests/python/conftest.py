@@ -47,5 +47,5 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
     stop_spark()
     # Connections py4j's finalisers close at exit still log at INFO, through Airflow's handler to stdout, after
-    # pytest's summary line: the summary stays the last line.
-    logging.getLogger("py4j").setLevel(logging.WARNING)
+    # pytest's summary line: nothing at INFO or below is logged from here on, so the summary stays the last line.
+    logging.disable(logging.INFO)
