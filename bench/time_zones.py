@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from window_aggregation import BENCH_DIR, REPEATS, REPO, ROWS, cell, ratio, spark_session, timed  # noqa: E402
+from window_aggregation import REPEATS, REPO, ROWS, cell, generated_events, ratio, spark_session, timed  # noqa: E402
 
 TABLE = "window_tvf_bench.zone_events"
 KEYS = 1000
@@ -39,16 +39,7 @@ BEGIN, END = "<!-- measured by make bench (bench/time_zones.py): begin -->", "<!
 
 def zone_events(spark) -> None:
     """ROWS events over DAYS days for KEYS keys, seeded, as a table (a known timestamp column, as in a dbt model)."""
-    path = BENCH_DIR / "data" / f"zone_events_{ROWS}_{KEYS}"
-    if not (path / "_SUCCESS").exists():
-        spark.sql(f"""
-            select
-                concat('key_', pmod(xxhash64(id, 1), {KEYS})) as event_key,
-                timestamp_micros(unix_micros(timestamp'2024-02-15 00:00:00')
-                    + pmod(xxhash64(id, 2), {DAYS} * 86400000000)) as ts,
-                cast(pmod(xxhash64(id, 3), 1000) as int) as amount
-            from range({ROWS})
-        """).write.mode("overwrite").parquet(str(path))
+    path = generated_events(spark, "zone_events", ROWS, KEYS, "2024-02-15 00:00:00", DAYS)
     if not spark.catalog.databaseExists("window_tvf_bench"):  # (the Hive client logs an error for an existing one)
         spark.sql("create database window_tvf_bench")
     spark.sql(f"drop table if exists {TABLE}")

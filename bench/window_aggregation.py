@@ -84,18 +84,24 @@ def spark_session():
     )
 
 
-def events(spark, rows: int, keys: int):
-    """`rows` events over 30 days for `keys` keys, the same on every run (hashes of the row number)."""
-    path = BENCH_DIR / "data" / f"events_{rows}_{keys}"
+def generated_events(spark, name: str, rows: int, keys: int, start: str, days: int) -> Path:
+    """`rows` events over `days` days from `start` for `keys` keys, the same on every run (hashes of the row
+    number), written once as parquet under .spark/bench/data; returns the directory."""
+    path = BENCH_DIR / "data" / f"{name}_{rows}_{keys}"
     if not (path / "_SUCCESS").exists():
         spark.sql(f"""
             select
                 concat('key_', pmod(xxhash64(id, 1), {keys})) as event_key,
-                timestamp_micros(unix_micros(timestamp'2024-01-01 00:00:00')
-                    + pmod(xxhash64(id, 2), {DAYS} * 86400000000)) as ts,
+                timestamp_micros(unix_micros(timestamp'{start}') + pmod(xxhash64(id, 2), {days} * 86400000000)) as ts,
                 cast(pmod(xxhash64(id, 3), 1000) as int) as amount
             from range({rows})
         """).write.mode("overwrite").parquet(str(path))
+    return path
+
+
+def events(spark, rows: int, keys: int):
+    """`rows` events over 30 days of January 2024 for `keys` keys, as the view bench_events."""
+    path = generated_events(spark, "events", rows, keys, "2024-01-01 00:00:00", DAYS)
     spark.read.parquet(str(path)).createOrReplaceTempView("bench_events")
 
 
