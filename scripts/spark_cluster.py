@@ -250,7 +250,7 @@ def _start_standalone(deployment: Deployment, ports: dict[str, int], host: str, 
     def worker_alive() -> bool:
         try:
             return any(w["state"] == "ALIVE" for w in ui_json(f"http://{host}:{ports['master_ui']}")["workers"])
-        except OSError:
+        except (OSError, ValueError):  # not listening yet, or still serving its HTML page at /json/ while starting
             return False
 
     _wait_until(worker_alive, "standalone worker", worker, deployment.state_dir / "worker.log", START_TIMEOUT_S)
