@@ -38,14 +38,16 @@ def spark(built: DbtRun):
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Stop Spark and close py4j's gateway while the session's streams are open: otherwise py4j's connection
-    finalisers log "Closing down clientserver connection" at interpreter exit, into a stream pytest has closed
-    (a "--- Logging error ---" traceback after the summary line)."""
+    """Stop Spark and close py4j's gateway while the session's streams are open, and say nothing more after.
+
+    Once Airflow has configured logging, py4j's "Closing down clientserver connection" lines (INFO) go through a
+    handler on the process's stdout, which is block-buffered under `| tee` or CI: written before pytest's summary,
+    they reached the terminal after it, at exit. Logging at INFO and below is off from here on, and stdout is
+    flushed before the summary, so pytest's summary line stays the last line."""
     import logging
 
     from window_tvf_pipeline.spark import stop_spark
 
-    stop_spark()
-    # Connections py4j's finalisers close at exit still log at INFO, through Airflow's handler to stdout, after
-    # pytest's summary line: nothing at INFO or below is logged from here on, so the summary stays the last line.
     logging.disable(logging.INFO)
+    stop_spark()
+    sys.stdout.flush()
