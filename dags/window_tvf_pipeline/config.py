@@ -65,6 +65,7 @@ class Settings:
     dbt_project_dir: Path
     landing_dir: Path
     gx_dir: Path  # Great Expectations' file context: suites, results and the Data Docs site (gx/uncommitted/...)
+    gx_results_kept: int  # validation results kept per suite (the newest); older ones leave the store and Data Docs
     start: datetime  # the first data interval of the hourly DAG (and of the generated sample data)
     snapshot_wait_seconds: float  # how long the as-of join waits for the price snapshot it needs
     allowed_lateness: str  # dbt var: events more than this before their arrival hour are late, e.g. "2 hours"
@@ -81,6 +82,8 @@ class Settings:
             dbt_project_dir=path("WINDOW_TVF_DBT_PROJECT_DIR", REPO),
             landing_dir=path("WINDOW_TVF_LANDING_DIR", REPO / "landing"),
             gx_dir=path("WINDOW_TVF_GX_DIR", REPO / ".airflow" / "great_expectations"),
+            # Two days of hourly runs: the Data Docs and the results store stay the same size after a year.
+            gx_results_kept=int(environ.get("WINDOW_TVF_GX_RESULTS_KEPT", 48)),
             start=parse_utc(environ.get("WINDOW_TVF_PIPELINE_START", "2026-11-01T06:00:00Z")),
             snapshot_wait_seconds=float(environ.get("WINDOW_TVF_SNAPSHOT_WAIT_SECONDS", 2 * 3600)),
             allowed_lateness=environ.get("WINDOW_TVF_ALLOWED_LATENESS") or _project_var("allowed_lateness"),

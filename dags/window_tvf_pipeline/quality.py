@@ -67,15 +67,15 @@ def run_suites(suites: list[Suite], run_name: str, settings: Settings) -> list[s
     """Validates every suite (all of them, so one report shows every failure), updates the Data Docs, and raises
     QualityCheckFailed listing the failures. Returns the names of the suites that passed."""
     import great_expectations as gx
-    from great_expectations.checkpoint import UpdateDataDocsAction
     from great_expectations.core.run_identifier import RunIdentifier
 
     spark = spark_session(settings)
     context = _context(settings)
-    # persist=False: GX would otherwise cache each DataFrame in the session, and a cached plan keeps reading the
-    # files a later insert_overwrite replaced (FAILED_READ_FILE.FILE_NOT_EXIST on the next run in this process).
+    # persist=False: GX would otherwise cache each DataFrame in the session and leave it there, and a cached plan
+    # keeps reading the files a later insert_overwrite replaced (FAILED_READ_FILE.FILE_NOT_EXIST on the next run in
+    # this process). The loop below caches each frame for its own suite only.
     source = context.data_sources.add_or_update_spark(name="window_tvf_spark", persist=False)
-    failures, passed = [], []
+    failures, passed, results = [], [], []
     for suite in suites:
         asset = next((a for a in source.assets if a.name == suite.name), None) or source.add_dataframe_asset(
             name=suite.name
@@ -92,7 +92,7 @@ def run_suites(suites: list[Suite], run_name: str, settings: Settings) -> list[s
             gx.Checkpoint(
                 name=suite.name,
                 validation_definitions=[validation],
-                actions=[UpdateDataDocsAction(name="update_data_docs")],
+                actions=[],  # the Data Docs are built once per run, below
                 result_format={
                     "result_format": "SUMMARY",
                     "partial_unexpected_count": SAMPLE_ROWS,
@@ -100,16 +100,42 @@ def run_suites(suites: list[Suite], run_name: str, settings: Settings) -> list[s
                 },
             )
         )
-        frame = suite.frame(spark)
-        result = checkpoint.run(batch_parameters={"dataframe": frame}, run_id=RunIdentifier(run_name=run_name))
-        for validation_result in result.run_results.values():
-            if validation_result.success:
-                passed.append(suite.name)
-            else:
-                failures.append(_describe_failure(suite, validation_result, frame))
+        # GX computes a suite's metrics in several Spark jobs; the frame (reads, joins, recounts) is computed once
+        # for all of them and released after the suite, so no cached plan outlives the run's tables.
+        frame = suite.frame(spark).persist()
+        try:
+            result = checkpoint.run(batch_parameters={"dataframe": frame}, run_id=RunIdentifier(run_name=run_name))
+            results.extend(result.run_results)
+            for validation_result in result.run_results.values():
+                if validation_result.success:
+                    passed.append(suite.name)
+                else:
+                    failures.append(_describe_failure(suite, validation_result, frame))
+        finally:
+            frame.unpersist(blocking=True)
+    _prune_results(context, settings.gx_results_kept)
+    # This run's result pages and the index (which lists what the store still holds, and drops the pages of pruned
+    # results): the work stays the same however many runs came before.
+    context.build_data_docs(resource_identifiers=results)
     if failures:
         raise QualityCheckFailed("\n".join(failures) + f"\nData Docs: {data_docs_index(settings)}")
     return passed
+
+
+def _prune_results(context: Any, kept: int) -> int:
+    """Keeps the newest `kept` validation results of each suite and removes the rest from the results store (the
+    next Data Docs build removes their pages): without it the store, the Data Docs and the time to build their
+    index grow with every run. Returns how many were removed."""
+    store = context.validation_results_store
+    by_suite: dict[str, list[Any]] = {}
+    for key in store.list_keys():
+        by_suite.setdefault(key.expectation_suite_identifier.name, []).append(key)
+    removed = 0
+    for keys in by_suite.values():
+        for key in sorted(keys, key=lambda k: (k.run_id.run_time, k.run_id.run_name or ""), reverse=True)[kept:]:
+            store.remove_key(key)
+            removed += 1
+    return removed
 
 
 def validate_order_windows(start: datetime, end: datetime, settings: Settings | None = None) -> list[str]:

@@ -1,0 +1,51 @@
+"""The Great Expectations results of a year of hourly runs must not pile up: each run keeps the newest
+`gx_results_kept` results per suite, builds only its own Data Docs pages and the index, and the pages of pruned
+results leave the site. Real GX file context, real Spark frames."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import great_expectations.expectations as gxe
+import pytest
+
+from window_tvf_pipeline.config import Settings
+from window_tvf_pipeline.quality import QualityCheckFailed, data_docs_index, run_suites
+from window_tvf_pipeline.suites import Suite
+
+def suite(values: list[int]) -> Suite:
+    return Suite(
+        "retention.small_numbers",
+        lambda spark: spark.createDataFrame([(v,) for v in values], "n int"),
+        [gxe.ExpectColumnValuesToBeBetween(column="n", min_value=0, max_value=9)],
+        row_id=["n"],
+    )
+
+
+def stored(gx_dir: Path) -> list[str]:
+    """The run names of the results the store holds for the suite (one JSON file per result)."""
+    files = (gx_dir / "gx" / "uncommitted" / "validations" / "retention" / "small_numbers").rglob("*.json")
+    return sorted(json.loads(f.read_text())["meta"]["run_id"]["run_name"] for f in files)
+
+
+def pages(gx_dir: Path) -> int:
+    site = gx_dir / "gx" / "uncommitted" / "data_docs" / "local_site" / "validations" / "retention" / "small_numbers"
+    return len(list(site.rglob("*.html")))
+
+
+def test_each_run_keeps_the_newest_results_and_their_pages_only(spark: Any, tmp_path: Path) -> None:
+    settings = replace(Settings.from_environment(), gx_dir=tmp_path / "gx_context", gx_results_kept=2)
+    for n in range(4):
+        assert run_suites([suite([1, 2, 3])], run_name=f"run {n}", settings=settings) == ["retention.small_numbers"]
+    assert stored(settings.gx_dir) == ["run 2", "run 3"]
+    assert pages(settings.gx_dir) == 2
+    index = Path(data_docs_index(settings)).read_text()
+    assert "run 3" in index and "run 0" not in index and "run 1" not in index
+
+    with pytest.raises(QualityCheckFailed, match=r"(?s)retention.small_numbers.*1 of 3 rows unexpected"):
+        run_suites([suite([1, 2, 30])], run_name="run 4", settings=settings)
+    assert stored(settings.gx_dir) == ["run 3", "run 4"]  # a failed run's result is kept, and shown
+    assert pages(settings.gx_dir) == 2
