@@ -6,6 +6,8 @@ environment the crash test sets), as an Airflow worker runs a task:
     python pipeline_child.py unfinished_commit TABLE PARTITION
         leaves TABLE as a kill between "delete the old partition" and "rename the staged one" would: the partition's
         directory moved into a committed staging directory
+
+Several commands run in one process (one JVM start) when joined by `then`, e.g. `run 2 2 then dump FILE`.
 """
 
 from __future__ import annotations
@@ -51,14 +53,26 @@ def unfinished_commit(table: str, partition: str) -> None:
     (root / partition).rename(staged)
 
 
-if __name__ == "__main__":
-    command, *arguments = sys.argv[1:]
-    try:
+def main(argv: list[str]) -> None:
+    steps: list[list[str]] = [[]]
+    for word in argv:  # split on the word `then` (paths may hold spaces)
+        if word == "then":
+            steps.append([])
+        else:
+            steps[-1].append(word)
+    for command, *arguments in steps:
         if command == "run":
             run(int(arguments[0]), int(arguments[1]), arguments[2] if len(arguments) > 2 else None)
         elif command == "dump":
             dump(arguments[0])
-        else:
+        elif command == "unfinished_commit":
             unfinished_commit(*arguments)
+        else:
+            raise SystemExit(f"pipeline_child.py: unknown command {command!r} (run, dump, unfinished_commit)")
+
+
+if __name__ == "__main__":
+    try:
+        main(sys.argv[1:])
     finally:
         stop_spark()

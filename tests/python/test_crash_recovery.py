@@ -74,8 +74,10 @@ def finish(process: subprocess.Popen, spark_dir: Path) -> None:
     assert process.wait(timeout=900) == 0, (spark_dir / "child.log").read_text()[-3000:]
 
 
-def dumped(spark_dir: Path) -> dict[str, list[str]]:
-    finish(child(spark_dir, "dump", str(spark_dir / "tables.json")), spark_dir)
+def retried(spark_dir: Path) -> dict[str, list[str]]:
+    """Runs interval 2 again in a new process (a retry), then returns every pipeline table's rows."""
+    finish(child(spark_dir, "run", str(HOURS - 1), str(HOURS - 1), "then", "dump", str(spark_dir / "tables.json")),
+           spark_dir)
     return json.loads((spark_dir / "tables.json").read_text())
 
 
@@ -105,10 +107,9 @@ def test_a_retry_after_sigkill_during_an_overwrite_equals_an_uninterrupted_run(
     spark_dir.mkdir(parents=True, exist_ok=True)
     left = kill_while_overwriting(spark_dir)
     assert left, "a killed overwrite leaves its staging directory behind"
-    finish(child(spark_dir, "run", str(HOURS - 1), str(HOURS - 1)), spark_dir)  # the retry of interval 2
+    after = retried(spark_dir)  # the retry of interval 2, in a new process as Airflow's retry would be
     warehouse = spark_dir / "warehouse" / f"{SCHEMA}.db"
     assert not list(warehouse.glob("*/.spark-staging-*")), "the retry removed what the kill left"
-    after = dumped(spark_dir)
     for table in PIPELINE_TABLES:
         assert after[table] == uninterrupted[table], table
 
@@ -120,9 +121,9 @@ def test_a_retry_finishes_a_partition_replacement_the_kill_interrupted(
     models copy their final windows from their own partitions, so without the repair the retry would lose them."""
     spark_dir = WORK / "unfinished_commit"
     spark_dir.mkdir(parents=True, exist_ok=True)
-    finish(child(spark_dir, "run", "0", str(HOURS - 1)), spark_dir)
-    finish(child(spark_dir, "unfinished_commit", "fct_item_sales_hop_1h_15m", f"window_date={environment.start.date()}"), spark_dir)
-    finish(child(spark_dir, "run", str(HOURS - 1), str(HOURS - 1)), spark_dir)
-    after = dumped(spark_dir)
+    partition = f"window_date={environment.start.date()}"
+    finish(child(spark_dir, "run", "0", str(HOURS - 1), "then", "unfinished_commit", "fct_item_sales_hop_1h_15m",
+                 partition), spark_dir)
+    after = retried(spark_dir)
     for table in PIPELINE_TABLES:
         assert after[table] == uninterrupted[table], table
