@@ -46,7 +46,7 @@ bench-time-zones: setup
 	$(BIN)/python bench/time_zones.py
 
 # The hourly pipeline at scale: BENCH_HOURS hours of --large events through the hourly DAG, each interval timed, the
-# rows each model read taken from Spark's plans; writes docs/pipeline_scale.md and its chart (72 hours: ~35 minutes).
+# rows each model read taken from Spark's plans; writes docs/pipeline_scale.md and its chart (72 hours: about 65 minutes on 2 cores).
 BENCH_HOURS ?= 72
 bench-pipeline: setup
 	@scripts/check_prerequisites.sh

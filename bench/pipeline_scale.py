@@ -3,7 +3,7 @@
 process (`dag.test()`, as `make pipeline` does), times every interval and each of its tasks, reads from Spark's
 executed plans how many rows each model read, and writes docs/pipeline_scale.md with a chart.
 
-    make bench-pipeline                        # 72 hours (about 35 minutes on 2 quiet cores)
+    make bench-pipeline                        # 72 hours (about 65 minutes on 2 quiet cores)
     make bench-pipeline BENCH_HOURS=8          # a short check of the command (ratio over 3 intervals a side)
 
 Targets (issue 13): the mean of the last 6 intervals at most 1.10 x the mean of intervals 1-6, and a line fitted
