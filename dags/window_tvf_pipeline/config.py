@@ -60,6 +60,13 @@ def _project_var(name: str) -> Any:
     return yaml.safe_load((REPO / "dbt_project.yml").read_text())["vars"][name]
 
 
+def _positive_int(environ: Mapping[str, str], name: str, default: int) -> int:
+    value = environ.get(name) or str(default)
+    if not value.isdigit() or int(value) < 1:
+        raise ValueError(f"{name}={value!r}: expected a whole number of at least 1")
+    return int(value)
+
+
 @dataclass(frozen=True)
 class Settings:
     dbt_project_dir: Path
@@ -83,7 +90,7 @@ class Settings:
             landing_dir=path("WINDOW_TVF_LANDING_DIR", REPO / "landing"),
             gx_dir=path("WINDOW_TVF_GX_DIR", REPO / ".airflow" / "great_expectations"),
             # Two days of hourly runs: the Data Docs and the results store stay the same size after a year.
-            gx_results_kept=int(environ.get("WINDOW_TVF_GX_RESULTS_KEPT", 48)),
+            gx_results_kept=_positive_int(environ, "WINDOW_TVF_GX_RESULTS_KEPT", 48),
             start=parse_utc(environ.get("WINDOW_TVF_PIPELINE_START", "2026-11-01T06:00:00Z")),
             snapshot_wait_seconds=float(environ.get("WINDOW_TVF_SNAPSHOT_WAIT_SECONDS", 2 * 3600)),
             allowed_lateness=environ.get("WINDOW_TVF_ALLOWED_LATENESS") or _project_var("allowed_lateness"),

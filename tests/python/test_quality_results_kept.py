@@ -16,6 +16,7 @@ from window_tvf_pipeline.config import Settings
 from window_tvf_pipeline.quality import QualityCheckFailed, data_docs_index, run_suites
 from window_tvf_pipeline.suites import Suite
 
+
 def suite(values: list[int]) -> Suite:
     return Suite(
         "retention.small_numbers",
