@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import os
 import sys
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
+from harness import REPO, BenchSpark, cell, compile_inline, event_table, ratio, relation, timed
 
-from window_aggregation import REPEATS, REPO, ROWS, cell, generated_events, ratio, spark_session, timed  # noqa: E402
-
-TABLE = "window_tvf_bench.zone_events"
+BENCH_DIR = REPO / ".spark" / "bench"
+SPARK = BenchSpark(BENCH_DIR / "spark", log_file=BENCH_DIR / "spark.log")
+SPARK.configure_environment()  # before dbt or Spark starts: the profile reads it
+REPEATS = int(os.environ.get("BENCH_REPEATS", "3"))
+ROWS = int(os.environ.get("BENCH_ROWS", "10000000"))
+TIMEOUT_S = 600
 KEYS = 1000
 DAYS = 60  # 2024-02-15 to 2024-04-15: the March 10 DST change, the end of February (leap year) and of March
 TARGET = 1.3
@@ -37,39 +39,32 @@ READING = (
 BEGIN, END = "<!-- measured by make bench (bench/time_zones.py): begin -->", "<!-- measured by make bench (bench/time_zones.py): end -->"
 
 
-def zone_events(spark) -> None:
+def zone_events(spark) -> str:
     """ROWS events over DAYS days for KEYS keys, seeded, as a table (a known timestamp column, as in a dbt model)."""
-    path = generated_events(spark, "zone_events", ROWS, KEYS, "2024-02-15 00:00:00", DAYS)
-    if not spark.catalog.databaseExists("window_tvf_bench"):  # (the Hive client logs an error for an existing one)
-        spark.sql("create database window_tvf_bench")
-    spark.sql(f"drop table if exists {TABLE}")
-    spark.sql(f"create table {TABLE} using parquet location '{path}'")
+    return event_table(spark, BENCH_DIR / "data", f"zone_events_{ROWS}", ROWS,
+                       f"concat('key_', pmod(xxhash64(id, 1), {KEYS}))", "2024-02-15 00:00:00", DAYS)
 
 
-def compile_query(window: dict[str, str]) -> str:
-    from dbt.cli.main import dbtRunner
-
-    call = f"{{{{ window_tvf.window_aggregate('{TABLE}', {window!r}, 'event_key', {AGGREGATES!r}) }}}}"
-    result = dbtRunner().invoke(["--log-level", "none", "compile", "--inline", call, "--project-dir", str(REPO),
-                                 "--profiles-dir", str(REPO)])
-    if not result.success:
-        raise RuntimeError(f"could not compile {call}: {result.exception}")
-    return result.result.results[0].node.compiled_code
+def compile_query(table: str, window: dict[str, str]) -> str:
+    call = f"{{{{ window_tvf.window_aggregate({relation(table)}, {window!r}, 'event_key', {AGGREGATES!r}) }}}}"
+    return compile_inline(call, BENCH_DIR / "dbt_logs")
 
 
 def main() -> int:
-    spark = spark_session()
-    zone_events(spark)
+    spark = SPARK.session()
+    print(f"Spark's log: {SPARK.log_file}", flush=True)
+    table = zone_events(spark)
     lines = [
         "| query | UTC seconds | America/New_York seconds | New York / UTC | target |",
         "|---|---|---|---|---|",
     ]
-    timed(spark, f"select event_key, count(*) from {TABLE} group by event_key")  # warm-up
+    timed(spark, f"select event_key, count(*) from {table} group by event_key", 1, TIMEOUT_S)  # warm-up
     for name, window in QUERIES:
-        seconds = {zone: timed(spark, compile_query(dict(window, time_zone=zone))) for zone in ZONES}
+        seconds = {zone: timed(spark, compile_query(table, dict(window, time_zone=zone)), REPEATS, TIMEOUT_S)
+                   for zone in ZONES}
         utc, local = seconds["UTC"], seconds["America/New_York"]
         met = "met" if utc and local and local / utc <= TARGET else "missed"
-        lines.append(f"| {name} | {cell(utc)} | {cell(local)} | {ratio(local, utc)} | <= {TARGET}x: {met} |")
+        lines.append(f"| {name} | {cell(utc, TIMEOUT_S)} | {cell(local, TIMEOUT_S)} | {ratio(local, utc)} | <= {TARGET}x: {met} |")
         print(lines[-1], flush=True)
     table = "\n".join(lines)
     write_doc(table)
