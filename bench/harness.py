@@ -103,27 +103,47 @@ def timed(spark, sql: str, repeats: int, timeout_s: int) -> float | None:
     Any other failure is raised: a broken query must not pass for a slow one."""
     runs = []
     for _ in range(repeats):
-        group = f"bench-{time.monotonic_ns()}"
-        cancelled = threading.Event()
-
-        def cancel(group: str = group, cancelled: threading.Event = cancelled) -> None:
-            cancelled.set()
-            spark.sparkContext.cancelJobGroup(group)
-
-        spark.sparkContext.setJobGroup(group, "benchmark query", interruptOnCancel=True)
-        timer = threading.Timer(timeout_s, cancel)
-        timer.start()
-        start = time.perf_counter()
-        try:
-            spark.sql(sql).write.format("noop").mode("overwrite").save()
-        except Exception:
-            if cancelled.is_set():
-                return None
-            raise
-        finally:
-            timer.cancel()
-        runs.append(time.perf_counter() - start)
+        seconds = _run_once(spark, sql, timeout_s)
+        if seconds is None:
+            return None
+        runs.append(seconds)
     return statistics.median(runs)
+
+
+def timed_together(spark, queries: dict[str, str | None], repeats: int, timeout_s: int) -> dict[str, float | None]:
+    """Median seconds per query (None: not given, or passed timeout_s), running the queries in turn `repeats` times
+    (each round runs every query once), so that none of them alone pays for a cold start or a busy moment."""
+    runs: dict[str, list[float] | None] = {name: [] for name, sql in queries.items() if sql}
+    for _ in range(repeats):
+        for name, sql in queries.items():
+            if sql and runs[name] is not None:
+                seconds = _run_once(spark, sql, timeout_s)
+                runs[name] = None if seconds is None else [*runs[name], seconds]
+    return {name: statistics.median(runs[name]) if runs.get(name) else None for name in queries}
+
+
+def _run_once(spark, sql: str, timeout_s: int) -> float | None:
+    """Seconds of one run into the no-op sink, or None when it passed timeout_s (it is cancelled)."""
+    group = f"bench-{time.monotonic_ns()}"
+    cancelled = threading.Event()
+
+    def cancel(group: str = group, cancelled: threading.Event = cancelled) -> None:
+        cancelled.set()
+        spark.sparkContext.cancelJobGroup(group)
+
+    spark.sparkContext.setJobGroup(group, "benchmark query", interruptOnCancel=True)
+    timer = threading.Timer(timeout_s, cancel)
+    timer.start()
+    start = time.perf_counter()
+    try:
+        spark.sql(sql).write.format("noop").mode("overwrite").save()
+    except Exception:
+        if cancelled.is_set():
+            return None
+        raise
+    finally:
+        timer.cancel()
+    return time.perf_counter() - start
 
 
 def cell(seconds: float | None, timeout_s: int) -> str:

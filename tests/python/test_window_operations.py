@@ -66,10 +66,19 @@ def test_mergeable_aggregates_are_sliced_and_others_assign_rows(built: DbtRun) -
         assert run.success, run.messages
         return run.result.results[0].node.compiled_code
 
-    assert "group by item, slice_start" in compiled("{'n': 'count(*)', 'top': 'max(price)', 'mean': 'avg(price)'}")
+    sliced = compiled("{'n': 'count(*)', 'top': 'max(price)', 'mean': 'avg(price)'}")
+    assert "group by item, slice_start" in sliced
+    # 12 slices per window, 4 partial columns: 11 lead() per column and the slice start, in one shuffle by key
+    assert sliced.count("lead(") == 11 * 5 and "distribute by item" in sliced
     for not_mergeable in ["{'items': 'count(distinct item)'}", "{'spread': 'max(price) - min(price)'}"]:
         row_path = compiled(not_mergeable)
         assert "slice_start" not in row_path and "explode(" in row_path
+    # 1 day / 1 hour: 24 slices; 23 x 5 = 115 lead values with 4 partial columns, 23 x 12 = 276 with 11: blocks
+    hop = "{'tvf': 'hop', 'timecol': 'bidtime', 'slide': '1 hour', 'size': '1 day'}"
+    four = "{'n': 'count(*)', 'low': 'min(price)', 'top': 'max(price)', 'total': 'sum(price)'}"
+    assert compiled(four).count("lead(") == 23 * 5
+    many = compiled("{" + ", ".join(f"'m{i}': 'max(price + {i})'" for i in range(11)) + "}")
+    assert "lead(" not in many and "block_index" in many
 
 
 def test_windows_align_on_a_session_time_zone_other_than_utc(monkeypatch) -> None:

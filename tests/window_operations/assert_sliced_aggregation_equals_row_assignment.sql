@@ -1,7 +1,8 @@
 -- window_aggregate's sliced paths give exactly the rows of the row-assignment path (copy each row into every
 -- window, then GROUP BY), for every mergeable aggregate, on 4000 generated events: NULL keys and NULL values,
 -- times from 1969-12-30 to 1970-01-02 (before and after the epoch), hours 03:00-05:00 left empty (empty slices
--- inside windows), offsets, a hop size that is not a multiple of its slide, a hop with gaps, a day-long hop, and
+-- inside windows), offsets, a hop size that is not a multiple of its slide, a hop with gaps, a day-long hop, long
+-- hops on both hop paths (lead and block merges), and
 -- cumulating and session windows; tumble, hop and cumulate also on a timestamp_ntz copy of the time column; and
 -- sessions without partition_by grouped by key: several keys share one session, whose bounds every group must
 -- carry. Zoned and calendar windows: assert_sliced_calendar_aggregation_equals_row_assignment.sql (two queries
@@ -26,6 +27,13 @@
     'largest': 'max(amount)', 'mean': 'avg(amount)', 'positives': 'count_if(amount > 0)',
     'all_positive': 'bool_and(amount > 0)', 'any_large': 'bool_or(amount > 600)',
 } %}
+{#- Long hops over few aggregates take the lead path (windows of 20 and 25 slices, 5 partial columns: 114 and 144
+    lead values, at most 160); with all of the aggregates above they take block merges. -#}
+{%- set lead_windows = [
+    {'tvf': 'hop', 'timecol': 'event_time', 'slide': '3 minutes', 'size': '1 hour'},
+    {'tvf': 'hop', 'timecol': 'event_time_ntz', 'slide': '2 minutes', 'size': '50 minutes', 'offset': '1 minute'},
+] %}
+{%- set lead_aggregates = {'events': 'count(*)', 'total': 'sum(amount)', 'smallest': 'min(amount)', 'mean': 'avg(amount)'} %}
 {%- set columns = ['window_case', 'window_start', 'window_end', 'window_time', 'event_key'] + aggregates.keys() | list %}
 
 with events as (
@@ -45,6 +53,15 @@ hour_gaps as (
     {% for window in windows %}
     select {{ 0 + loop.index }} as window_case, *
     from ({{ window_tvf.window_aggregate('hour_gaps', window, 'event_key', aggregates, strategy=strategy) }}) as aggregated
+    union all
+    {% endfor %}
+    {% for window in lead_windows %}
+    select
+        {{ windows | length + loop.index }} as window_case, window_start, window_end, window_time, event_key,
+        {%- for name in aggregates %}
+        {{ name if name in lead_aggregates else 'null' }} as {{ name }}{{ ',' if not loop.last }}
+        {%- endfor %}
+    from ({{ window_tvf.window_aggregate('hour_gaps', window, 'event_key', lead_aggregates, strategy=strategy) }}) as aggregated
     {% if not loop.last %}union all{% endif %}
     {% endfor %}
 ){{ ',' if loop.first }}

@@ -37,7 +37,9 @@
                         slices.*,
                         {{ period.start }} as period_start,
                         {{ period.end }} as period_end
-                    from ({{ window_tvf._slices_sql(relation, spec.timecol, keys, plan, axis, step_grid) }}) as slices
+                    from (
+                        {{ window_tvf._slices_sql(relation, spec.timecol, keys, plan, axis, step_grid, by_key=true) }}
+                    ) as slices
                 ) as slices_in_periods
             ) as running
         ) as ends

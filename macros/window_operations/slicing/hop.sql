@@ -2,9 +2,9 @@
     Hopping windows: partial results per slice of gcd(size, slide), merged into the windows that cover them. Each
     window is made once, at its first non-empty slice (its start lies after the key's previous non-empty slice and
     at most one size before this one), never by copying slices into windows through a shuffle:
-    - following slices (a window spans at most 16 slices): the key's next slices are read with lead() in the one
-      pass that sorts the key's slices, and each window merges this slice with those of its next slices that start
-      before the window ends;
+    - following slices (a window spans at most 32 slices, and at most 160 lead values are read): the rows are
+      shuffled once, by key; the key's next slices are read with lead() in the one pass that sorts its slices, and
+      each window merges this slice with those of its next slices that start before the window ends;
     - block merges (larger overlaps, e.g. 1 day / 1 minute: 1440 windows per slice): windows are listed once, at
       their first non-empty slice, and merged with the van Herk/Gil-Werman block split: blocks of one window size,
       so a window covers the tail of one block and the head of the next; running merges over each block (one
@@ -17,10 +17,15 @@
     {%- set ns = namespace(a=grid.period, b=size) -%}
     {%- for _ in range(64) if ns.b != 0 -%}{%- set ns.a, ns.b = ns.b, ns.a % ns.b -%}{%- endfor -%}
     {%- set slice_grid = dict(grid, period=ns.a) -%}
-    {%- set slices = window_tvf._slices_sql(relation, spec.timecol, keys, plan, axis, slice_grid) -%}
-    {#- The merge is one CASE over the window's slice count: its size grows with the square of the count. -#}
-    {%- if size // ns.a <= 16 -%}
-        {%- set merged = window_tvf._hop_following_slices_sql(slices, keys, plan, axis, grid, size, size // ns.a) -%}
+    {%- set slices = window_tvf._slices_sql(relation, spec.timecol, keys, plan, axis, slice_grid, by_key=true) -%}
+    {#-
+        The lead path reads (reach - 1) next slices per partial column and merges them once per window: its SQL and
+        its work grow with reach x columns. Up to 160 lead values (1 day / 1 hour with 4 aggregates: 115) it is the
+        faster path on every key distribution measured (docs/benchmarks.md); beyond, block merges.
+    -#}
+    {%- set reach = size // ns.a -%}
+    {%- if reach <= 32 and (reach - 1) * (window_tvf._partial_columns(plan) | length + 1) <= 160 -%}
+        {%- set merged = window_tvf._hop_following_slices_sql(slices, keys, plan, axis, grid, size, reach) -%}
     {%- else -%}
         {%- set merged = window_tvf._hop_block_merge_sql(slices, keys, plan, axis, grid, size) -%}
     {%- endif -%}
@@ -36,8 +41,9 @@
 
 
 {#-
-    Each window at its first non-empty slice, merged from that slice and the key's next `reach - 1` slices that start
-    before the window ends (a window spans at most `reach` slices).
+    Each window at its first non-empty slice, merged from that slice and those of the key's next `reach - 1` slices
+    that start before the window ends (a window spans at most `reach` slices): one lead() per next slice and partial
+    column, and one flat merge per column whose size grows with the reach, not its square.
 -#}
 {% macro _hop_following_slices_sql(slices, keys, plan, axis, grid, size, reach) %}
     {%- set by_key = ('partition by ' ~ keys | join(', ') ~ ' ') if keys else '' -%}
@@ -47,47 +53,33 @@
         window_start_position
         {{- ', window_tvf__like' if axis.type is none }},
         {%- for column, partial, merge in partials %}
-        case window_tvf__reach
-            {%- for last in range(reach) %}
-            {%- set values = [column] %}
-            {%- for next in range(1, last + 1) %}{% do values.append('window_tvf__next_' ~ next ~ '.' ~ column) %}{% endfor %}
-            when {{ last }} then {{ window_tvf._merge_values(merge, values) }}
-            {%- endfor %}
-        end as {{ column }}{{ ',' if not loop.last }}
+        {%- set values = [column] %}
+        {%- for next in range(1, reach) %}
+        {%- do values.append('if(window_tvf__next_' ~ next ~ '_start < window_start_position + ' ~ size
+            ~ ', window_tvf__next_' ~ next ~ '_' ~ column ~ ', null)') %}
+        {%- endfor %}
+        {{ window_tvf._merge_values(merge, values) }} as {{ column }}{{ ',' if not loop.last }}
         {%- endfor %}
     from (
         select
-            windows.*,
-            -- the later slices in the window: those of the next ones that start before it ends
-            {%- if reach > 1 %}
-            case
-                {%- for next in range(reach - 1, 0, -1) %}
-                when window_tvf__next_{{ next }}.slice_start < window_start_position + {{ size }} then {{ next }}
-                {%- endfor %}
-                else 0
-            end
-            {%- else %}
-            0
-            {%- endif %} as window_tvf__reach
+            neighbours.*,
+            explode({{ window_tvf._grid_points_between(
+                'greatest(coalesce(window_tvf__previous, slice_start - ' ~ size ~ '), slice_start - ' ~ size ~ ')',
+                'slice_start', grid.period, grid.offset) }}) as window_start_position
         from (
             select
-                neighbours.*,
-                explode({{ window_tvf._grid_points_between(
-                    'greatest(coalesce(window_tvf__previous, slice_start - ' ~ size ~ '), slice_start - ' ~ size ~ ')',
-                    'slice_start', grid.period, grid.offset) }}) as window_start_position
-            from (
-                select
-                    slices.*,
-                    lag(slice_start) over ({{ by_key }}order by slice_start) as window_tvf__previous
-                    {%- for next in range(1, reach) %},
-                    lead(struct(slice_start
-                        {%- for column, partial, merge in partials %}, {{ column }}{% endfor -%}
-                    ), {{ next }}) over ({{ by_key }}order by slice_start) as window_tvf__next_{{ next }}
-                    {%- endfor %}
-                from ({{ slices }}) as slices
-            ) as neighbours
-        ) as windows
-    ) as reached
+                slices.*,
+                lag(slice_start) over window_tvf__by_key as window_tvf__previous
+                {%- for next in range(1, reach) %},
+                lead(slice_start, {{ next }}) over window_tvf__by_key as window_tvf__next_{{ next }}_start
+                {%- for column, partial, merge in partials %},
+                lead({{ column }}, {{ next }}) over window_tvf__by_key as window_tvf__next_{{ next }}_{{ column }}
+                {%- endfor %}
+                {%- endfor %}
+            from ({{ slices }}) as slices
+            window window_tvf__by_key as ({{ by_key }}order by slice_start)
+        ) as neighbours
+    ) as windows
 {%- endmacro %}
 
 

@@ -38,9 +38,12 @@
 {#-
     Partial results per (keys, slice): rows grouped by the start of their cell on `grid` (`slice_start`, in the
     grid's unit). When the time column's type is unknown at compile time, the slice's earliest time
-    (`window_tvf__like`) carries it to window_time.
+    (`window_tvf__like`) carries it to window_time. `by_key`: the rows are first shuffled by the keys alone, for a
+    merge that then runs over each key's slices in order (a window partitioned by the keys): the grouping and that
+    window share this one shuffle instead of one each (partial aggregation before the shuffle is given up; with
+    sparse slices it saves little, and the second shuffle and sort cost more).
 -#}
-{% macro _slices_sql(relation, timecol, keys, plan, axis, grid) %}
+{% macro _slices_sql(relation, timecol, keys, plan, axis, grid, by_key=false) %}
     select
         {% for key in keys %}{{ key }}, {% endfor -%}
         slice_start,
@@ -56,6 +59,9 @@
             {{ window_tvf._grid_cell_start(grid, 'window_tvf__position') }} as slice_start
         from (
             {{ window_tvf._positioned_rows(relation, timecol, axis, grid) }}
+            {%- if by_key and keys %}
+            distribute by {{ keys | join(', ') }}
+            {%- endif %}
         ) as positioned
     ) as sliced_rows
     group by {% for key in keys %}{{ key }}, {% endfor %}slice_start
