@@ -12,7 +12,7 @@ export DBT_PROFILES_DIR ?= $(CURDIR)
 export SPARK_LOCAL_IP ?= 127.0.0.1
 export DBT_SEND_ANONYMOUS_USAGE_STATS ?= False
 
-.PHONY: setup pipeline test bench bench-time-zones bench-pipeline lock clean
+.PHONY: setup pipeline test bench bench-time-zones bench-paths bench-pipeline lock clean
 
 $(BIN)/.synced: requirements.lock
 	@scripts/check_prerequisites.sh
@@ -34,8 +34,9 @@ test: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/pytest
 
-# The window aggregation benchmark (about 25 minutes): prints a table and writes docs/benchmarks.md; then local time
-# and calendar windows against their UTC twins (bench-time-zones, about 5 minutes, its own section of the same doc).
+# The window aggregation benchmark (about 22 minutes: three key distributions, 3 M and 10 M rows): prints a table and
+# writes docs/benchmarks.md; then local time and calendar windows against their UTC twins (bench-time-zones, about
+# 3 minutes, its own section of the same doc).
 bench: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/python bench/window_aggregation.py
@@ -44,6 +45,12 @@ bench: setup
 bench-time-zones: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/python bench/time_zones.py
+
+# Whether strategy='auto' takes the faster path: each benchmark query as 'auto' and as 'rows' at 3 M rows on the
+# three key distributions (about 10 minutes; its own section of docs/benchmarks.md).
+bench-paths: setup
+	@scripts/check_prerequisites.sh
+	$(BIN)/python bench/paths.py
 
 # The hourly pipeline at scale: BENCH_HOURS hours of --large events through the hourly DAG, each interval timed, the
 # rows each model read taken from Spark's plans; writes docs/pipeline_scale.md and its chart (72 hours: about 65 minutes on 2 cores).
