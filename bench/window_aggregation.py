@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import os
 import platform
-import statistics
 import sys
-import threading
-import time
 from dataclasses import dataclass
-from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+from harness import REPO, BenchSpark, cell, compile_inline, ratio
+from harness import timed as timed_runs
+
 BENCH_DIR = REPO / ".spark" / "bench"
 REPEATS = int(os.environ.get("BENCH_REPEATS", "3"))
 ROWS = int(os.environ.get("BENCH_ROWS", "10000000"))
@@ -26,16 +24,8 @@ DAYS = 30
 AGGREGATES = {"events": "count(*)", "total": "sum(amount)", "smallest": "min(amount)", "largest": "max(amount)"}
 AGGREGATE_SQL = "count(*) as events, sum(amount) as total, min(amount) as smallest, max(amount) as largest"
 
-os.environ.update({
-    "WINDOW_TVF_SPARK_DIR": str(BENCH_DIR / "spark"),
-    "WINDOW_TVF_SPARK_CONF_DIR": str(REPO / "spark_conf"),
-    "WINDOW_TVF_SPARK_MASTER": "local[2]",
-    "WINDOW_TVF_SHUFFLE_PARTITIONS": "8",
-    "WINDOW_TVF_DRIVER_MEMORY": "12g",
-    "DBT_PROFILES_DIR": str(REPO),
-    "DBT_SEND_ANONYMOUS_USAGE_STATS": "False",
-})
-os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+SPARK = BenchSpark(BENCH_DIR / "spark")
+SPARK.configure_environment()
 
 
 @dataclass
@@ -61,29 +51,6 @@ QUERIES = [
 ]
 
 
-def spark_session():
-    from pyspark.sql import SparkSession
-
-    # dbt's session method reuses this session; static settings apply only to the first getOrCreate().
-    return (
-        SparkSession.builder.master("local[2]").appName("window_tvf_bench")
-        .config("spark.driver.memory", os.environ["WINDOW_TVF_DRIVER_MEMORY"])
-        .config("spark.sql.session.timeZone", "UTC")
-        .config("spark.sql.shuffle.partitions", os.environ["WINDOW_TVF_SHUFFLE_PARTITIONS"])
-        .config("spark.ui.enabled", "false")
-        .config("spark.ui.showConsoleProgress", "false")
-        .config("spark.sql.warehouse.dir", str(BENCH_DIR / "spark" / "warehouse"))
-        .config("spark.local.dir", str(BENCH_DIR / "spark" / "tmp"))
-        .config("spark.driver.extraJavaOptions",
-                f"-Dderby.system.home={BENCH_DIR / 'spark'} "
-                f"-Dlog4j2.configurationFile={REPO / 'spark_conf' / 'log4j2.properties'}")
-        .config("spark.hadoop.javax.jdo.option.ConnectionURL",
-                f"jdbc:derby:;databaseName={BENCH_DIR / 'spark' / 'metastore_db'};create=true")
-        .enableHiveSupport()
-        .getOrCreate()
-    )
-
-
 def events(spark, rows: int, keys: int):
     """`rows` events over 30 days for `keys` keys, the same on every run (hashes of the row number)."""
     path = BENCH_DIR / "data" / f"events_{rows}_{keys}"
@@ -100,33 +67,11 @@ def events(spark, rows: int, keys: int):
 
 
 def compile_macro(window: dict[str, str]) -> str:
-    from dbt.cli.main import dbtRunner
-
-    call = (f"{{{{ window_tvf.window_aggregate('bench_events', {window!r}, 'event_key', {AGGREGATES!r}) }}}}")
-    result = dbtRunner().invoke(["compile", "--quiet", "--inline", call, "--project-dir", str(REPO),
-                                 "--profiles-dir", str(REPO)])
-    if not result.success:
-        raise RuntimeError(f"could not compile {call}: {result.exception}")
-    return result.result.results[0].node.compiled_code
+    return compile_inline(f"{{{{ window_tvf.window_aggregate('bench_events', {window!r}, 'event_key', {AGGREGATES!r}) }}}}")
 
 
 def timed(spark, sql: str) -> float | None:
-    """Median seconds of REPEATS runs into the no-op sink; None when a run passes TIMEOUT_S (it is cancelled)."""
-    runs = []
-    for _ in range(REPEATS):
-        group = f"bench-{time.monotonic_ns()}"
-        spark.sparkContext.setJobGroup(group, "benchmark query", interruptOnCancel=True)
-        timer = threading.Timer(TIMEOUT_S, spark.sparkContext.cancelJobGroup, [group])
-        timer.start()
-        start = time.perf_counter()
-        try:
-            spark.sql(sql).write.format("noop").mode("overwrite").save()
-        except Exception:  # cancelled by the timer
-            return None
-        finally:
-            timer.cancel()
-        runs.append(time.perf_counter() - start)
-    return statistics.median(runs)
+    return timed_runs(spark, sql, REPEATS, TIMEOUT_S)
 
 
 def native_sql(query: Query) -> str:
@@ -140,16 +85,8 @@ def floor_sql(query: Query) -> str:
             f"from bench_events group by event_key, floor(unix_micros(ts) / {slice_micros})")
 
 
-def cell(seconds: float | None) -> str:
-    return f"{seconds:.2f}" if seconds is not None else f"> {TIMEOUT_S}"
-
-
-def ratio(value: float | None, base: float | None) -> str:
-    return f"{value / base:.2f}x" if value is not None and base else "-"
-
-
 def main() -> int:
-    spark = spark_session()
+    spark = SPARK.session()
     lines = [
         "| data | query | row | seconds | x floor | x Spark native |",
         "|---|---|---|---|---|---|",
@@ -164,12 +101,12 @@ def main() -> int:
             floor = timed(spark, floor_sql(query))
             native = timed(spark, native_sql(query)) if query.native else None
             measured[(label, query.name)] = macro
-            native_cell = cell(native) if query.native else query.native_note.format(copies=rows * 1440.0)
-            lines.append(f"| {label} | {query.name} | window_tvf.window_aggregate | {cell(macro)} | "
+            native_cell = cell(native, TIMEOUT_S) if query.native else query.native_note.format(copies=rows * 1440.0)
+            lines.append(f"| {label} | {query.name} | window_tvf.window_aggregate | {cell(macro, TIMEOUT_S)} | "
                          f"{ratio(macro, floor)} | {ratio(macro, native)} |")
             lines.append(f"| {label} | {query.name} | Spark native | {native_cell} | {ratio(native, floor)} | |")
             lines.append(f"| {label} | {query.name} | floor: GROUP BY key, floor(ts / {query.floor_seconds} s) | "
-                         f"{cell(floor)} | 1.00x | |")
+                         f"{cell(floor, TIMEOUT_S)} | 1.00x | |")
             print("\n".join(lines[-3:]), flush=True)
     scale_label = f"{SCALE_ROWS / 1e6:g}M rows, 1000 keys (scale)"
     events(spark, SCALE_ROWS, 1000)
@@ -177,9 +114,9 @@ def main() -> int:
     scale_macro = timed(spark, compile_macro(hop.window))
     scale_floor = timed(spark, floor_sql(hop))
     base = measured[(datasets[0][0], hop.name)]
-    lines.append(f"| {scale_label} | {hop.name} | window_tvf.window_aggregate | {cell(scale_macro)} | "
+    lines.append(f"| {scale_label} | {hop.name} | window_tvf.window_aggregate | {cell(scale_macro, TIMEOUT_S)} | "
                  f"{ratio(scale_macro, scale_floor)} | {ratio(scale_macro, base)} of the {ROWS / 1e6:g}M-row run |")
-    lines.append(f"| {scale_label} | {hop.name} | floor | {cell(scale_floor)} | 1.00x | |")
+    lines.append(f"| {scale_label} | {hop.name} | floor | {cell(scale_floor, TIMEOUT_S)} | 1.00x | |")
     table = "\n".join(lines)
     print(table)
     write_doc(table)

@@ -1,0 +1,123 @@
+"""What the benchmarks share: one local[2] SparkSession that dbt's session method reuses (so dbt compiles and runs
+in the same JVM that times the queries), dbt invoked in-process, and timing a query into Spark's no-op sink."""
+
+from __future__ import annotations
+
+import os
+import statistics
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[1]
+CORES = 2  # local[2]: the per-core figures divide by this
+
+
+@dataclass(frozen=True)
+class BenchSpark:
+    """Where a benchmark's Spark keeps its warehouse and metastore, and how the session is sized."""
+
+    spark_dir: Path
+    driver_memory: str = "12g"
+    shuffle_partitions: int = 8
+    log_file: Path | None = None  # Spark's log messages go here instead of the terminal
+
+    def configure_environment(self) -> None:
+        """The profile's variables for this Spark; must run before dbt or Spark starts."""
+        os.environ.update({
+            "WINDOW_TVF_SPARK_DIR": str(self.spark_dir),
+            "WINDOW_TVF_SPARK_CONF_DIR": str(REPO / "spark_conf"),
+            "WINDOW_TVF_SPARK_MASTER": f"local[{CORES}]",
+            "WINDOW_TVF_SHUFFLE_PARTITIONS": str(self.shuffle_partitions),
+            "WINDOW_TVF_DRIVER_MEMORY": self.driver_memory,
+            "DBT_PROFILES_DIR": str(REPO),
+            "DBT_SEND_ANONYMOUS_USAGE_STATS": "False",
+        })
+        os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
+
+    def session(self):
+        """The SparkSession; dbt's session method reuses it (static settings apply only to the first getOrCreate)."""
+        from pyspark.sql import SparkSession
+
+        if self.log_file:
+            self._log_python_side_errors(self.log_file.with_name("pyspark.log"))
+        logging = (f"-Dlog4j2.configurationFile={REPO / 'bench' / 'log4j2-file.properties'} "
+                   f"-Dwindow_tvf.log_file={self.log_file}" if self.log_file
+                   else f"-Dlog4j2.configurationFile={REPO / 'spark_conf' / 'log4j2.properties'}")
+        return (
+            SparkSession.builder.master(f"local[{CORES}]").appName("window_tvf_bench")
+            .config("spark.driver.memory", self.driver_memory)
+            .config("spark.sql.session.timeZone", "UTC")
+            .config("spark.sql.shuffle.partitions", str(self.shuffle_partitions))
+            .config("spark.ui.enabled", "false")
+            .config("spark.ui.showConsoleProgress", "false")
+            .config("spark.sql.warehouse.dir", str(self.spark_dir / "warehouse"))
+            .config("spark.local.dir", str(self.spark_dir / "tmp"))
+            .config("spark.driver.extraJavaOptions", f"-Dderby.system.home={self.spark_dir} {logging}")
+            .config("spark.hadoop.javax.jdo.option.ConnectionURL",
+                    f"jdbc:derby:;databaseName={self.spark_dir / 'metastore_db'};create=true")
+            .enableHiveSupport()
+            .getOrCreate()
+        )
+
+    @staticmethod
+    def _log_python_side_errors(path: Path) -> None:
+        """PySpark logs every failed SQL statement (dbt's expected "table not found" probes too) as JSON on stderr."""
+        import logging
+
+        from pyspark.logger import PySparkLogger
+
+        logger = PySparkLogger.getLogger("SQLQueryContextLogger")
+        for handler in list(logger.handlers):
+            logger.removeHandler(handler)
+        logger.addHandler(logging.FileHandler(path))
+        logger.propagate = False
+
+
+def dbt(args: list[str], log_path: Path | None = None) -> Any:
+    """`dbt <args>` in this process, quiet (its log file: log_path, default ./logs); returns its result, raises
+    naming what failed."""
+    from dbt.cli.main import dbtRunner
+
+    # nothing on the terminal (not even the compiled SQL `dbt compile --quiet` shows); errors come back raised
+    logging = ["--log-level", "none", "--log-level-file", "info", *(["--log-path", str(log_path)] if log_path else [])]
+    outcome = dbtRunner().invoke([*args, *logging, "--project-dir", str(REPO), "--profiles-dir", str(REPO)])
+    if not outcome.success:
+        failed = [f"{r.node.name}: {r.message}" for r in getattr(outcome.result, "results", None) or []
+                  if str(r.status) in ("error", "fail", "runtime error")]
+        raise RuntimeError(f"dbt {' '.join(args[:3])} ... failed: {failed or outcome.exception}")
+    return outcome.result
+
+
+def compile_inline(sql: str, log_path: Path | None = None) -> str:
+    """The SQL that dbt compiles `sql` (Jinja, e.g. a macro call) to."""
+    return dbt(["compile", "--inline", sql], log_path).results[0].node.compiled_code
+
+
+def timed(spark, sql: str, repeats: int, timeout_s: int) -> float | None:
+    """Median seconds of `repeats` runs into the no-op sink; None when a run passes timeout_s (it is cancelled)."""
+    runs = []
+    for _ in range(repeats):
+        group = f"bench-{time.monotonic_ns()}"
+        spark.sparkContext.setJobGroup(group, "benchmark query", interruptOnCancel=True)
+        timer = threading.Timer(timeout_s, spark.sparkContext.cancelJobGroup, [group])
+        timer.start()
+        start = time.perf_counter()
+        try:
+            spark.sql(sql).write.format("noop").mode("overwrite").save()
+        except Exception:  # cancelled by the timer
+            return None
+        finally:
+            timer.cancel()
+        runs.append(time.perf_counter() - start)
+    return statistics.median(runs)
+
+
+def cell(seconds: float | None, timeout_s: int) -> str:
+    return f"{seconds:.2f}" if seconds is not None else f"> {timeout_s}"
+
+
+def ratio(value: float | None, base: float | None) -> str:
+    return f"{value / base:.2f}x" if value is not None and base else "-"
