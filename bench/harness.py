@@ -50,6 +50,7 @@ class BenchSpark:
             SparkSession.builder.master(f"local[{CORES}]").appName("window_tvf_bench")
             .config("spark.driver.memory", self.driver_memory)
             .config("spark.sql.session.timeZone", "UTC")
+            .config("spark.sql.ansi.enabled", "false")  # as dbt-spark's session method sets it for dbt's queries
             .config("spark.sql.shuffle.partitions", str(self.shuffle_partitions))
             .config("spark.ui.enabled", "false")
             .config("spark.ui.showConsoleProgress", "false")
@@ -97,18 +98,27 @@ def compile_inline(sql: str, log_path: Path | None = None) -> str:
 
 
 def timed(spark, sql: str, repeats: int, timeout_s: int) -> float | None:
-    """Median seconds of `repeats` runs into the no-op sink; None when a run passes timeout_s (it is cancelled)."""
+    """Median seconds of `repeats` runs into the no-op sink; None when a run passes timeout_s (it is cancelled).
+    Any other failure is raised: a broken query must not pass for a slow one."""
     runs = []
     for _ in range(repeats):
         group = f"bench-{time.monotonic_ns()}"
+        cancelled = threading.Event()
+
+        def cancel(group: str = group, cancelled: threading.Event = cancelled) -> None:
+            cancelled.set()
+            spark.sparkContext.cancelJobGroup(group)
+
         spark.sparkContext.setJobGroup(group, "benchmark query", interruptOnCancel=True)
-        timer = threading.Timer(timeout_s, spark.sparkContext.cancelJobGroup, [group])
+        timer = threading.Timer(timeout_s, cancel)
         timer.start()
         start = time.perf_counter()
         try:
             spark.sql(sql).write.format("noop").mode("overwrite").save()
-        except Exception:  # cancelled by the timer
-            return None
+        except Exception:
+            if cancelled.is_set():
+                return None
+            raise
         finally:
             timer.cancel()
         runs.append(time.perf_counter() - start)

@@ -79,14 +79,20 @@
 {%- set states = ['AZ', 'CA', 'ID', 'OR', 'WA', 'WY'] -%}
 {%- set hot_channels = ['Google', 'Facebook', 'Baidu', 'Apple'] -%}
 {%- set channel_count, reusable_length = 10000, 2048 -%}
-{#- StringsGenerator.REUSABLE_EXTRA_STRING: extras are random substrings of one random string of letters (made here
-    by a 64-bit linear congruential generator from the seed, inlined as bytes: a substring of a binary is a slice) -#}
-{%- set lcg = namespace(state=(settings.seed | int) * 2654435761 + 1, hex=[]) -%}
+{#- StringsGenerator.REUSABLE_EXTRA_STRING: extras are random substrings of one random string of letters. The
+    random strings of nextString (letters, 1 in 13 a space) are taken the same way from a second one: per-character
+    draws would need Spark's higher-order functions, which run interpreted and made the generator several times
+    slower. Both strings come from a 64-bit linear congruential generator of the seed and are inlined as bytes (a
+    substring of a binary is a slice). -#}
+{%- set lcg = namespace(state=(settings.seed | int) * 2654435761 + 1, extra=[], text=[]) -%}
 {%- for _ in range(reusable_length) -%}
     {%- set lcg.state = (lcg.state * 6364136223846793005 + 1442695040888963407) % 18446744073709551616 -%}
-    {%- do lcg.hex.append('%02x' % (97 + (lcg.state // 8589934592) % 26)) -%}
+    {%- do lcg.extra.append('%02x' % (97 + (lcg.state // 8589934592) % 26)) -%}
+    {%- set lcg.state = (lcg.state * 6364136223846793005 + 1442695040888963407) % 18446744073709551616 -%}
+    {%- set letter = (lcg.state // 8589934592) % 338 -%}
+    {%- do lcg.text.append('20' if letter % 13 == 0 else '%02x' % (97 + letter // 13)) -%}
 {%- endfor -%}
-{%- set extra_source = lcg.hex | join('') -%}
+{%- set extra_source, string_source = lcg.extra | join(''), lcg.text | join('') -%}
 
 {#-
     SQL templates for the reference generator's random helpers (dbt does not let a model define macros); each draw
@@ -94,15 +100,14 @@
 -#}
 {#- random.nextInt(bound): uniform on [0, bound) -#}
 {%- set draw = 'pmod(xxhash64(' ~ seed ~ ', event_id, {k}), {bound})' -%}
-{%- set channel_draw = 'pmod(xxhash64(' ~ seed ~ ', id, {k}), {bound})' -%}
+{%- set channel_draw = 'pmod(xxhash64(' ~ seed ~ ', bid_channel_key, {k}), {bound})' -%}
 {#- PriceGenerator.nextPrice: round(10 ^ (u * 6) * 100) with u uniform on [0, 1) (the hash's top 53 bits): 100 to
     100,000,000 cents, log-uniform -#}
 {%- set price = 'cast(round(pow(10, shiftrightunsigned(xxhash64(' ~ seed ~ ', event_id, {k}), 11) / 9007199254740992D * 6) * 100) as bigint)' -%}
 {#- StringsGenerator.nextString(maxLength, special): 3 to maxLength - 1 characters, each 'a'-'z' or, 1 time in 13,
-    `special`; then trimmed -#}
-{%- set random_string = 'trim(array_join(transform(transform(sequence(1, 3 + pmod(xxhash64(' ~ seed ~ ', {key}, {k}), {spread})), '
-    ~ 'i -> xxhash64(' ~ seed ~ ', {key}, {k}, i)), '
-    ~ "h -> case when pmod(h, 13) = 0 then '{special}' else chr(97 + pmod(h div 13, 26)) end), ''))" -%}
+    `special` (a space, trimmed away at the ends) -#}
+{%- set random_string = "trim(translate(cast(substr(X'" ~ string_source ~ "', 1 + pmod(xxhash64(" ~ seed ~ ", {key}, {k}, 1), "
+    ~ (reusable_length - 100) ~ "), 3 + pmod(xxhash64(" ~ seed ~ ", {key}, {k}), {spread})) as string), ' ', '{special}'))" -%}
 {#- PersonGenerator.nextBase0PersonId: one of the last num_active_people people, or one of the next 10 -#}
 {%- set active_people = 'least(last_person + 1, ' ~ settings.num_active_people ~ ')' -%}
 {%- set random_person = '(last_person + 1 - ' ~ active_people ~ ' + pmod(xxhash64(' ~ seed ~ ', event_id, {k}), '
@@ -204,46 +209,51 @@ fields as (
     from positioned
 ),
 
--- BidGenerator's channel table: 10,000 channels 'channel-<i>' with a random URL, 9 in 10 of them tagged with
--- &channel_id=abs(Integer.reverse(i)) (Java's abs keeps Integer.MIN_VALUE negative), and 4 hot channels
-channels as (
+-- BidGenerator's channels: 10,000 channels 'channel-<i>', each with a random URL (the same for all its bids: drawn
+-- from the channel number), 9 in 10 of them tagged &channel_id=abs(Integer.reverse(i)) (Java's abs keeps
+-- Integer.MIN_VALUE negative, as for channel 1); 4 hot channels with a URL each. Computed per bid: a join with a
+-- channel table made the generator slower.
+channeled as (
     select
-        id as channel_key,
+        fields.*,
         case
-            when id >= {{ channel_count }} then element_at(array('{{ hot_channels | join("', '") }}'), cast(id - {{ channel_count - 1 }} as int))
-            else concat('channel-', id)
-        end as channel,
-        concat(
+            when event_type != 2 then null
+            when bid_channel_key >= {{ channel_count }}
+                then element_at(array('{{ hot_channels | join("', '") }}'), cast(bid_channel_key - {{ channel_count - 1 }} as int))
+            else concat('channel-', bid_channel_key)
+        end as bid_channel,
+        case when event_type = 2 then concat(
             'https://www.nexmark.com/',
-            {{ random_string.format(k=60, spread=2, special='_', key='id') }}, '/', {{ random_string.format(k=61, spread=2, special='_', key='id') }}, '/',
-            {{ random_string.format(k=62, spread=2, special='_', key='id') }}, '/item.htm?query=1',
-            case when id < {{ channel_count }} and {{ channel_draw.format(k=63, bound=10) }} > 0 then concat('&channel_id=', cast(
-                case when reversed = 2147483648 then -2147483648 else abs(if(reversed >= 2147483648, reversed - 4294967296, reversed)) end
-                as string)) else '' end
-        ) as url
+            {{ random_string.format(k=60, spread=2, special='_', key='bid_channel_key') }}, '/',
+            {{ random_string.format(k=61, spread=2, special='_', key='bid_channel_key') }}, '/',
+            {{ random_string.format(k=62, spread=2, special='_', key='bid_channel_key') }}, '/item.htm?query=1',
+            case when bid_channel_key < {{ channel_count }} and {{ channel_draw.format(k=63, bound=10) }} > 0
+                then concat('&channel_id=', cast(case
+                    when reversed = 2147483648 then -2147483648
+                    else abs(if(reversed >= 2147483648, reversed - 4294967296, reversed))
+                end as string))
+                else ''
+            end
+        ) end as bid_url
     from (
-        select id, cast(conv(reverse(lpad(bin(id), 32, '0')), 2, 10) as bigint) as reversed
-        from range({{ channel_count + hot_channels | length }})
-    ) as channel_numbers
+        select *, cast(conv(reverse(lpad(bin(bid_channel_key), 32, '0')), 2, 10) as bigint) as reversed
+        from fields
+    ) as fields
 ),
 
 -- StringsGenerator.nextExtra: padding so that an event's size averages avg_<kind>_byte_size, the fixed-size fields
 -- counting 8 bytes each as in the reference generator: a length from [budget - d, budget + d) with d = 20% of the
 -- budget left by the other fields (none when they exceed the average)
 sized as (
-    select /*+ broadcast(channels) */
-        fields.*,
-        channels.channel as bid_channel,
-        channels.url as bid_url,
+    select
+        channeled.*,
         case event_type
             when 0 then {{ settings.avg_person_byte_size }} - (8 + length(person_name) + length(person_email_address)
                 + length(person_credit_card) + length(person_city) + length(person_state))
             when 1 then {{ settings.avg_auction_byte_size }} - (8 + length(auction_item_name) + length(auction_description) + 40)
             else {{ settings.avg_bid_byte_size }} - 32
         end as extra_budget
-    from fields
-    left join channels
-        on fields.bid_channel_key = channels.channel_key
+    from channeled
 ),
 
 padded as (
