@@ -12,7 +12,7 @@ export DBT_PROFILES_DIR ?= $(CURDIR)
 export SPARK_LOCAL_IP ?= 127.0.0.1
 export DBT_SEND_ANONYMOUS_USAGE_STATS ?= False
 
-.PHONY: setup pipeline test bench bench-time-zones bench-paths bench-pipeline lock clean
+.PHONY: setup pipeline test bench bench-time-zones bench-paths bench-pipeline bench-nexmark lock clean
 
 $(BIN)/.synced: requirements.lock
 	@scripts/check_prerequisites.sh
@@ -58,6 +58,12 @@ BENCH_HOURS ?= 72
 bench-pipeline: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/python bench/pipeline_scale.py --hours $(BENCH_HOURS)
+
+# Nexmark in batch (at most about 30 minutes): each query as a window_tvf model and as plain Spark SQL on 10 M events,
+# then 100 M if the estimate fits; writes docs/nexmark.md. Options: make bench-nexmark NEXMARK_ARGS="--events 1000000".
+bench-nexmark: setup
+	@scripts/check_prerequisites.sh
+	$(BIN)/python bench/nexmark.py $(NEXMARK_ARGS)
 
 # Recompile the lock file after editing requirements.in.
 lock: setup

@@ -20,7 +20,8 @@ with DAG(
 
     @task
     def build_examples() -> None:
-        dbt(["build", "--exclude", "tag:order_pipeline"])
+        # The hourly DAG builds the order pipeline; the Nexmark benchmark (models/nexmark) runs with make bench-nexmark.
+        dbt(["build", "--exclude", "tag:order_pipeline", "tag:nexmark"])
 
     @task
     def check_documented_examples() -> list[str]:
