@@ -1,5 +1,7 @@
 """Crash safety: the process running build_event_windows is killed with SIGKILL while an insert_overwrite writes;
-the retry must leave every pipeline table equal, row for row, to the tables of an uninterrupted run.
+the retry must leave every pipeline table equal, row for row, to the tables of an uninterrupted run. Then, on the
+same warehouse, the narrowest window of a commit (the old partition deleted, the staged one not yet renamed) and
+its retry.
 
 The uninterrupted run happens in this process (the test session's Spark); the interrupted one and its retry in
 child processes with a warehouse and Derby metastore of their own (tests/python/pipeline_child.py), killed as a
@@ -28,7 +30,7 @@ from window_tvf_pipeline.generate import write_landing
 
 WORK = REPO / ".spark" / "pytest" / "crash"
 SCHEMA = "orders_crash_test"
-HOURS = 3
+HOURS = 2  # the kill comes in interval 1, which rewrites windows of interval 0 (its late events)
 CHILD = Path(__file__).with_name("pipeline_child.py")
 WINDOW_TABLES = [t for t in WRITTEN_TABLES if t.startswith("fct_") and t != "fct_order_events_priced"]
 
@@ -47,7 +49,7 @@ def environment() -> Any:
 
 @pytest.fixture(scope="module")
 def uninterrupted(environment: Settings) -> dict[str, list[str]]:
-    """Intervals 0-2 without a crash, in this process, as rows like the children dump them."""
+    """Intervals 0 and 1 without a crash, in this process, as rows like the children dump them."""
     from window_tvf_pipeline.spark import spark_session
 
     for n in range(HOURS):
@@ -75,16 +77,16 @@ def finish(process: subprocess.Popen, spark_dir: Path) -> None:
 
 
 def retried(spark_dir: Path) -> dict[str, list[str]]:
-    """Runs interval 2 again in a new process (a retry), then returns every pipeline table's rows."""
+    """Runs the last interval again in a new process (a retry), then returns every pipeline table's rows."""
     finish(child(spark_dir, "run", str(HOURS - 1), str(HOURS - 1), "then", "dump", str(spark_dir / "tables.json")),
            spark_dir)
     return json.loads((spark_dir / "tables.json").read_text())
 
 
 def kill_while_overwriting(spark_dir: Path) -> list[str]:
-    """Runs intervals 0-2 and kills the whole process group as soon as, in interval 2, one of the window tables has
-    an insert_overwrite's staging directory; returns what the kill left in the warehouse."""
-    marker = spark_dir / "interval_2_started"
+    """Runs every interval and kills the whole process group as soon as, in the last one, one of the window tables
+    has an insert_overwrite's staging directory; returns what the kill left in the warehouse."""
+    marker = spark_dir / "last_interval_started"
     warehouse = spark_dir / "warehouse" / f"{SCHEMA}.db"
     process = child(spark_dir, "run", "0", str(HOURS - 1), str(marker))
     while not marker.exists():
@@ -97,33 +99,30 @@ def kill_while_overwriting(spark_dir: Path) -> list[str]:
             process.wait()
             return sorted(str(p.relative_to(warehouse)) for p in warehouse.glob("*/.spark-staging-*"))
         time.sleep(0.005)
-    pytest.fail("interval 2 finished before an insert_overwrite of a window table could be caught")
+    pytest.fail("the last interval finished before an insert_overwrite of a window table could be caught")
 
 
-def test_a_retry_after_sigkill_during_an_overwrite_equals_an_uninterrupted_run(
+def test_retries_after_kills_during_overwrites_equal_an_uninterrupted_run(
     uninterrupted: dict[str, list[str]], environment: Settings
 ) -> None:
+    """One warehouse, two kills, each retried in a new process as Airflow's retry would be."""
     spark_dir = WORK / "killed"
     spark_dir.mkdir(parents=True, exist_ok=True)
+    warehouse = spark_dir / "warehouse" / f"{SCHEMA}.db"
+
+    # SIGKILL while an insert_overwrite writes
     left = kill_while_overwriting(spark_dir)
     assert left, "a killed overwrite leaves its staging directory behind"
-    after = retried(spark_dir)  # the retry of interval 2, in a new process as Airflow's retry would be
-    warehouse = spark_dir / "warehouse" / f"{SCHEMA}.db"
+    after = retried(spark_dir)
     assert not list(warehouse.glob("*/.spark-staging-*")), "the retry removed what the kill left"
     for table in PIPELINE_TABLES:
         assert after[table] == uninterrupted[table], table
 
-
-def test_a_retry_finishes_a_partition_replacement_the_kill_interrupted(
-    uninterrupted: dict[str, list[str]], environment: Settings
-) -> None:
-    """The narrowest window of the commit: the old partition deleted, the staged one not yet renamed. The window
-    models copy their final windows from their own partitions, so without the repair the retry would lose them."""
-    spark_dir = WORK / "unfinished_commit"
-    spark_dir.mkdir(parents=True, exist_ok=True)
+    # A kill between "delete the old partition" and "rename the staged one": the window models copy their final
+    # windows from their own partitions, so without the repair the retry would lose them.
     partition = f"window_date={environment.start.date()}"
-    finish(child(spark_dir, "run", "0", str(HOURS - 1), "then", "unfinished_commit", "fct_item_sales_hop_1h_15m",
-                 partition), spark_dir)
+    finish(child(spark_dir, "unfinished_commit", "fct_item_sales_hop_1h_15m", partition), spark_dir)
+    assert not (warehouse / "fct_item_sales_hop_1h_15m" / partition).exists()
     after = retried(spark_dir)
     for table in PIPELINE_TABLES:
         assert after[table] == uninterrupted[table], table
