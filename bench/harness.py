@@ -184,3 +184,15 @@ def relation(table: str) -> str:
     """Jinja for the relation of a table `schema.name`, as ref() would give it: the macros read its column types."""
     schema, name = table.split(".")
     return f"api.Relation.create(schema='{schema}', identifier='{name}')"
+
+
+def write_section(doc: Path, heading: str, begin: str, end: str, body: str) -> None:
+    """Puts `body` between the markers `begin` and `end` of `doc`, replacing what was there; a doc without them gets
+    them at its end, under `heading` (bench/window_aggregation.py keeps what follows its own table's reading)."""
+    text = doc.read_text() if doc.exists() else ""
+    section = f"{begin}\n{body}\n{end}"
+    if begin in text:
+        text = text[:text.index(begin)] + section + text[text.index(end) + len(end):]
+    else:
+        text += f"\n## {heading}\n\n{section}\n"
+    doc.write_text(text)

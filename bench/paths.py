@@ -14,7 +14,9 @@ import os
 import sys
 import time
 
-from harness import REPO, cell, compile_inline, event_table, ratio, relation, timed, timed_together
+from harness import (
+    REPO, cell, compile_inline, event_table, ratio, relation, timed, timed_together, write_section,
+)
 from window_aggregation import AGGREGATES, BENCH_DIR, DAYS, QUERIES, SHAPES, SPARK, START, TABLE, TIMEOUT_S
 
 ROWS = 3_000_000
@@ -54,18 +56,13 @@ def main() -> int:
 
 
 def write_doc(table: str, minutes: float) -> None:
-    doc = REPO / "docs" / "benchmarks.md"
-    text = doc.read_text() if doc.exists() else ""
     runs = f"median of {REPEATS} runs" if REPEATS > 1 else "one run"
-    section = (f"{BEGIN}\n{ROWS:,} rows of each key distribution above; window_aggregate with strategy 'auto' (the "
-               f"sliced path for every query here) and with strategy 'rows' (each row copied into its windows, then "
-               f"GROUP BY), in turn; {runs} per cell; {os.cpu_count()} cores; {minutes:.0f} minutes; made by "
-               f"`make bench-paths`.\n\n{table}\n{END}")
-    if BEGIN in text:
-        text = text[:text.index(BEGIN)] + section + text[text.index(END) + len(END):]
-    else:  # at the end: bench/window_aggregation.py keeps what follows its table's reading
-        text += f"\n## Which path strategy 'auto' takes (bench/paths.py)\n\n{section}\n"
-    doc.write_text(text)
+    body = (f"{ROWS:,} rows of each key distribution above; window_aggregate with strategy 'auto' (the sliced path "
+            f"for every query here) and with strategy 'rows' (each row copied into its windows, then GROUP BY), in "
+            f"turn; {runs} per cell; {os.cpu_count()} cores; {minutes:.0f} minutes; made by `make bench-paths`."
+            f"\n\n{table}")
+    write_section(REPO / "docs" / "benchmarks.md", "Which path strategy 'auto' takes (bench/paths.py)", BEGIN, END,
+                  body)
 
 
 if __name__ == "__main__":

@@ -12,7 +12,9 @@ from __future__ import annotations
 import os
 import sys
 
-from harness import REPO, BenchSpark, cell, compile_inline, event_table, ratio, relation, timed, timed_together
+from harness import (
+    REPO, BenchSpark, cell, compile_inline, event_table, ratio, relation, timed, timed_together, write_section,
+)
 
 BENCH_DIR = REPO / ".spark" / "bench"
 SPARK = BenchSpark(BENCH_DIR / "spark", log_file=BENCH_DIR / "spark.log")
@@ -73,17 +75,12 @@ def main() -> int:
 
 
 def write_doc(table: str) -> None:
-    doc = REPO / "docs" / "benchmarks.md"
-    text = doc.read_text() if doc.exists() else ""
-    section = (f"{BEGIN}\n{ROWS:,} events over {DAYS} days from 2024-02-15 (the March 10 DST change in New York, two "
-               f"month ends), {KEYS} keys, as a parquet table; window_tvf.window_aggregate with count, sum, min, max "
-               f"per key and window; median of {REPEATS} runs; {os.cpu_count()} cores; made by `make bench-time-zones` (also the last "
-               f"step of `make bench`).\n\n{table}\n\n{READING}\n{END}")
-    if BEGIN in text:
-        text = text[:text.index(BEGIN)] + section + text[text.index(END) + len(END):]
-    else:  # at the end: bench/window_aggregation.py keeps what follows its table's reading
-        text += f"\n## Local time and calendar windows (bench/time_zones.py)\n\n{section}\n"
-    doc.write_text(text)
+    body = (f"{ROWS:,} events over {DAYS} days from 2024-02-15 (the March 10 DST change in New York, two month ends), "
+            f"{KEYS} keys, as a parquet table; window_tvf.window_aggregate with count, sum, min, max per key and "
+            f"window; median of {REPEATS} runs; {os.cpu_count()} cores; made by `make bench-time-zones` (also the "
+            f"last step of `make bench`).\n\n{table}\n\n{READING}")
+    write_section(REPO / "docs" / "benchmarks.md", "Local time and calendar windows (bench/time_zones.py)", BEGIN, END,
+                  body)
 
 
 if __name__ == "__main__":
