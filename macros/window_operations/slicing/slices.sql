@@ -56,7 +56,10 @@
     from (
         select
             positioned.*,
-            {{ window_tvf._grid_cell_start(grid, 'window_tvf__position') }} as slice_start
+            -- never NULL (rows without a time are filtered above); coalesce tells Spark so, or a join on the window
+            -- columns makes it infer `is not null` filters on them and push those below the GROUP BY: a time
+            -- conversion per row instead of per window
+            coalesce({{ window_tvf._grid_cell_start(grid, 'window_tvf__position') }}, 0) as slice_start
         from (
             {{ window_tvf._positioned_rows(relation, timecol, axis, grid) }}
             {%- if by_key and keys %}
