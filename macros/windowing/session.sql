@@ -82,21 +82,8 @@ from (
     window_aggregate.
 -#}
 {% macro _numbered_sessions(relation, timecol, gap_us, carried, partition, axis) %}
-    {%- set by_partition = ('partition by ' ~ partition | join(', ') ~ ' ') if partition else '' -%}
     {%- set time_expr = 'source_rows.' ~ timecol -%}
-select
-    marked.*,
-    sum(window_tvf__starts) over ({{ by_partition }}order by window_tvf__time rows between unbounded preceding and current row)
-        as window_tvf__session
-from (
-    select
-        timed.*,
-        case
-            when max(window_tvf__row_end) over ({{ by_partition }}order by window_tvf__time
-                rows between unbounded preceding and 1 preceding) >= window_tvf__time then 0
-            else 1
-        end as window_tvf__starts
-    from (
+    {%- set timed -%}
         select
             walled.*,
             walled.window_tvf__time + walled.window_tvf__gap as window_tvf__row_end
@@ -108,6 +95,31 @@ from (
             from {{ relation }} as source_rows
             where {{ time_expr }} is not null
         ) as walled
-    ) as timed
+    {%- endset -%}
+    {{ return(window_tvf._session_numbers(timed, partition)) }}
+{%- endmacro %}
+
+{#-
+    `spans` (rows with window_tvf__time and window_tvf__row_end: each covers [time, row_end]) numbered by session
+    within `partition`: a row starts a session when no earlier row (by time) of its partition reaches its time.
+    Adds window_tvf__starts and window_tvf__session (the running count of session starts).
+-#}
+{% macro _session_numbers(spans, partition) %}
+    {%- set by_partition = ('partition by ' ~ partition | join(', ') ~ ' ') if partition else '' -%}
+select
+    marked.*,
+    sum(window_tvf__starts) over ({{ by_partition }}order by window_tvf__time rows between unbounded preceding and current row)
+        as window_tvf__session
+from (
+    select
+        spans.*,
+        case
+            when max(window_tvf__row_end) over ({{ by_partition }}order by window_tvf__time
+                rows between unbounded preceding and 1 preceding) >= window_tvf__time then 0
+            else 1
+        end as window_tvf__starts
+    from (
+        {{ spans }}
+    ) as spans
 ) as marked
 {%- endmacro %}

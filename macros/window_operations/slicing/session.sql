@@ -1,21 +1,43 @@
 {#-
-    Session windows by group: one sort numbers the sessions of each partition (_numbered_sessions), then one GROUP
-    BY per session and group. A session's bounds belong to the whole session: when group_by has keys beyond the
-    session's partition keys, several groups share one session, so the bounds are taken over the session's groups
-    (a window over the grouped rows, which are far fewer than the input rows).
+    Session windows by group, in one sort: sessions are numbered over each partition's rows in time order
+    (_session_numbers), then grouped once per session and group. When every aggregate merges from partial results
+    (merge_plan.sql), the rows are first reduced to gap buckets (_session_buckets_sql), and the sort numbers buckets
+    instead of rows. A session's bounds belong to the whole session: when group_by has keys beyond the session's
+    partition keys, several groups share one session, so the bounds are taken over the session's groups (a window
+    over the grouped rows, which are far fewer than the input rows).
 -#}
 {% macro _session_aggregate_sql(relation, spec, keys, measures, axis) %}
     {%- set gap = window_tvf._positive_duration(spec.gap, 'window_aggregate', 'gap') -%}
     {%- set partition_keys = window_tvf._column_names(spec.get('partition_by'), 'window_aggregate', 'partition_by') -%}
     {%- set extra_keys = keys | reject('in', partition_keys) | list -%}
     {%- set by_session = 'partition by ' ~ (partition_keys + ['window_tvf__session']) | join(', ') -%}
+    {%- set plan = window_tvf._merge_plan(measures) -%}
+    {%- set grouped_columns, final_columns = [], [] -%}
+    {%- if plan is none -%}
+        {%- set numbered = window_tvf._numbered_sessions(relation, spec.timecol, gap, 'source_rows.*', partition_keys, axis) -%}
+        {%- set like = 'min(' ~ spec.timecol ~ ')' -%}
+        {%- for name, call in measures.items() -%}
+            {%- do grouped_columns.append(window_tvf._row_aggregate(call) ~ ' as ' ~ name) -%}
+            {%- do final_columns.append(name) -%}
+        {%- endfor -%}
+    {%- else -%}
+        {%- set buckets = window_tvf._session_buckets_sql(relation, spec.timecol, gap, partition_keys + extra_keys, plan, axis) -%}
+        {%- set numbered = window_tvf._session_numbers(buckets, partition_keys) -%}
+        {%- set like = 'min(window_tvf__like)' -%}
+        {%- for column, partial, merge in window_tvf._partial_columns(plan) -%}
+            {%- do grouped_columns.append(merge ~ '(' ~ column ~ ') as ' ~ column) -%}
+        {%- endfor -%}
+        {%- for measure in plan -%}
+            {%- do final_columns.append(measure.final ~ ' as ' ~ measure.name) -%}
+        {%- endfor -%}
+    {%- endif -%}
 select
     {{ window_tvf._window_columns(axis, 'window_tvf__start', 'window_tvf__end', 'window_tvf__like') }},
     {%- for key in keys %}
     {{ key }},
     {%- endfor %}
-    {%- for name, call in measures.items() %}
-    {{ name }}{{ ',' if not loop.last }}
+    {%- for column in final_columns %}
+    {{ column }}{{ ',' if not loop.last }}
     {%- endfor %}
 from (
     select
@@ -37,16 +59,42 @@ from (
             min(window_tvf__time) as window_tvf__group_start,
             max(window_tvf__row_end) as window_tvf__group_end,
             {%- if axis.type is none %}
-            min({{ spec.timecol }}) as window_tvf__like,
+            {{ like }} as window_tvf__like,
             {%- endif %}
-            {%- for name, call in measures.items() %}
-            {{ window_tvf._row_aggregate(call) }} as {{ name }}{{ ',' if not loop.last }}
+            {%- for column in grouped_columns %}
+            {{ column }}{{ ',' if not loop.last }}
             {%- endfor %}
         from (
-            {{ window_tvf._numbered_sessions(relation, spec.timecol, gap, 'source_rows.*', partition_keys, axis) }}
+            {{ numbered }}
         ) as numbered
         group by {% for key in partition_keys %}{{ key }}, {% endfor %}window_tvf__session
             {%- for key in extra_keys %}, {{ key }}{% endfor %}
     ) as grouped
 ) as sessions
+{%- endmacro %}
+
+
+{#-
+    Partial results per group and gap bucket: rows grouped by `keys` and by the bucket of `gap` microseconds their
+    wall-clock time falls in. Two times in one bucket are less than a gap apart, so a bucket lies within one session,
+    and a bucket reaches the next exactly when its last time + gap does: numbering the buckets by their first time,
+    with [first time, last time + gap] as their span, gives the sessions that numbering the rows gives. The sort then
+    orders buckets, not rows (a bidder's burst of bids within 10 seconds is one bucket).
+-#}
+{% macro _session_buckets_sql(relation, timecol, gap, keys, plan, axis) %}
+    {%- set grid = {'unit': 'micros', 'period': gap, 'offset': 0} -%}
+    select
+        {% for key in keys %}{{ key }}, {% endfor -%}
+        min(window_tvf__position) as window_tvf__time,
+        max(window_tvf__position) + {{ gap }} as window_tvf__row_end,
+        {%- if axis.type is none %}
+        min({{ timecol }}) as window_tvf__like,
+        {%- endif %}
+        {%- for column, partial, merge in window_tvf._partial_columns(plan) %}
+        {{ partial }} as {{ column }}{{ ',' if not loop.last }}
+        {%- endfor %}
+    from (
+        {{ window_tvf._positioned_rows(relation, timecol, axis, grid) }}
+    ) as positioned
+    group by {% for key in keys %}{{ key }}, {% endfor %}{{ window_tvf._grid_cell_start(grid, 'window_tvf__position') }}
 {%- endmacro %}
