@@ -55,9 +55,13 @@
     {%- endif -%}
 {%- endmacro %}
 
-{#- The start of the grid cell holding `position` (in the grid's unit). -#}
+{#-
+    The start of the grid cell holding `position` (in the grid's unit). Never NULL for a position that is not (a row's
+    time; rows without one are filtered first), and the coalesce tells Spark so: a join or filter on the window
+    columns would otherwise make it infer `is not null` on them and push that below, a time conversion per row.
+-#}
 {% macro _grid_cell_start(grid, position) -%}
-    {{ window_tvf._grid_floor(position, grid.period, grid.offset) }}
+    coalesce({{ window_tvf._grid_floor(position, grid.period, grid.offset) }}, 0)
 {%- endmacro %}
 
 {#- Wall-clock microseconds of a grid position. -#}

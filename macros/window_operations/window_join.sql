@@ -41,15 +41,20 @@
     {%- for left_key, right_key in key_pairs -%}
         {%- do condition.append('left_rows.' ~ left_key ~ ' = right_rows.' ~ right_key) -%}
     {%- endfor -%}
+    {%- set right_rows = window_tvf.apply_window(right, right_spec) -%}
     {%- if join_type in ('semi', 'anti') -%}
         {%- set projection = ['left_rows.*'] -%}
+        {#- Only whether a match exists counts: the right side's distinct windows and keys (fewer rows to build). -#}
+        {%- set right_columns = ['window_start', 'window_end'] -%}
+        {%- for left_key, right_key in key_pairs -%}{%- do right_columns.append(right_key) -%}{%- endfor -%}
+        {%- set right_rows = 'select distinct ' ~ right_columns | join(', ') ~ ' from (' ~ right_rows ~ ') as right_windowed' -%}
     {%- else -%}
         {%- set projection = window_tvf._window_join_projection(left, right, key_pairs, join_type, left_prefix, right_prefix) -%}
     {%- endif -%}
 select
     {{ projection | join(',\n    ') }}
 from ({{ window_tvf.apply_window(left, left_spec) }}) as left_rows
-{{ join_types[join_type] }} ({{ window_tvf.apply_window(right, right_spec) }}) as right_rows
+{{ join_types[join_type] }} ({{ right_rows }}) as right_rows
     on {{ condition | join('\n    and ') }}
 {%- endmacro %}
 

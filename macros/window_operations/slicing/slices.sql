@@ -15,8 +15,12 @@
     {%- if window is none or grouping is not none -%}{{ return(none) }}{%- endif -%}
     {%- set spec = window_tvf._window_spec(window, 'window_aggregate') -%}
     {%- set plan = window_tvf._merge_plan(measures) -%}
+    {%- if plan is none and spec.tvf == 'tumble' -%}
+        {%- set plan = window_tvf._whole_plan(measures) -%}
+    {%- endif -%}
     {%- set partition_keys = window_tvf._column_names(spec.get('partition_by'), 'window_aggregate', 'partition_by') -%}
-    {%- if spec.tvf == 'dynamic_session' or (spec.tvf == 'session' and partition_keys | reject('in', keys) | list) -%}
+    {%- if spec.tvf == 'dynamic_session' or (spec.tvf == 'session' and partition_keys | reject('in', keys) | list)
+        or window_tvf._reads_window_rows(measures) -%}
         {{ return(none) }}
     {%- elif spec.tvf != 'session' and plan is none -%}
         {{ return(none) }}
@@ -56,10 +60,7 @@
     from (
         select
             positioned.*,
-            -- never NULL (rows without a time are filtered above); coalesce tells Spark so, or a join on the window
-            -- columns makes it infer `is not null` filters on them and push those below the GROUP BY: a time
-            -- conversion per row instead of per window
-            coalesce({{ window_tvf._grid_cell_start(grid, 'window_tvf__position') }}, 0) as slice_start
+            {{ window_tvf._grid_cell_start(grid, 'window_tvf__position') }} as slice_start
         from (
             {{ window_tvf._positioned_rows(relation, timecol, axis, grid) }}
             {%- if by_key and keys %}
