@@ -6,8 +6,9 @@
     group_by:   key column(s); none for one row per window
     aggregates: {output name: aggregate call}, e.g. {'price': 'sum(price)', 'bids': 'count(*)'}
     grouping:   none, 'rollup', 'cube', or a list of grouping sets such as [['item', 'supplier'], ['item'], []]
-    strategy:   'auto' (slices when every aggregate merges, see slicing/slices.sql), 'slices' (the
-                same, but an error when slicing is impossible) or 'rows' (assign rows to windows, then GROUP BY)
+    strategy:   'auto' (slices when every aggregate merges, and for tumble always; see slicing/slices.sql),
+                'slices' (the same, but an error when slicing is impossible) or 'rows' (assign rows to windows,
+                then GROUP BY)
 #}
 {% macro window_aggregate(relation, window, group_by, aggregates, grouping=none, strategy='auto') %}
     {{ return(adapter.dispatch('window_aggregate', 'window_tvf')(relation, window, group_by, aggregates, grouping, strategy)) }}
@@ -25,7 +26,8 @@
     {%- elif strategy == 'slices' -%}
         {{ window_tvf._argument_error('window_aggregate', 'strategy', strategy,
             "slicing needs a tumble, hop or cumulate window spec (or a session whose partition keys are in group_by), "
-            ~ "no grouping sets, and aggregates that merge: count, count_if, sum, min, max, avg, bool_and/every, bool_or/some "
+            ~ "no grouping sets, aggregates that read neither window columns nor * (count(*) aside) and, except for "
+            ~ "tumble and session, aggregates that merge: count, count_if, sum, min, max, avg, bool_and/every, bool_or/some "
             ~ "(no DISTINCT)") }}
     {%- endif -%}
     {%- set key_list = keys | join(', ') -%}

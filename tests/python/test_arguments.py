@@ -302,7 +302,8 @@ BAD_CALLS = [
         id="unknown-strategy",
     ),
     pytest.param(
-        "window_aggregate(ref('stg_bid'), TUMBLE_10M, 'item', {'n': 'count(distinct price)'}, strategy='slices')",
+        "window_aggregate(ref('stg_bid'), {'tvf': 'hop', 'timecol': 'bidtime', 'slide': '5 minutes', 'size': '10 minutes'}, "
+        "'item', {'n': 'count(distinct price)'}, strategy='slices')",
         """window_tvf.window_aggregate: argument 'strategy' got "slices"; slicing needs""",
         id="slices-impossible",
     ),

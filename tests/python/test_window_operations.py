@@ -60,9 +60,9 @@ def test_dynamic_session_rejects_a_gap_that_is_not_positive(built: DbtRun) -> No
 def test_mergeable_aggregates_are_sliced_and_others_assign_rows(built: DbtRun) -> None:
     hop = "{'tvf': 'hop', 'timecol': 'bidtime', 'slide': '5 minutes', 'size': '1 hour'}"
 
-    def compiled(aggregates: str) -> str:
+    def compiled(aggregates: str, window: str | None = None) -> str:
         run = run_dbt(["compile", "--quiet", "--inline",
-                       f"{{{{ window_tvf.window_aggregate(ref('stg_bid'), {hop}, 'item', {aggregates}) }}}}"])
+                       f"{{{{ window_tvf.window_aggregate(ref('stg_bid'), {window or hop}, 'item', {aggregates}) }}}}"])
         assert run.success, run.messages
         return run.result.results[0].node.compiled_code
 
@@ -73,6 +73,11 @@ def test_mergeable_aggregates_are_sliced_and_others_assign_rows(built: DbtRun) -
     for not_mergeable in ["{'items': 'count(distinct item)'}", "{'spread': 'max(price) - min(price)'}"]:
         row_path = compiled(not_mergeable)
         assert "slice_start" not in row_path and "explode(" in row_path
+    # a tumbling window is one slice: any aggregate, computed whole; window columns and * need the rows
+    tumble = "{'tvf': 'tumble', 'timecol': 'bidtime', 'size': '10 minutes'}"
+    assert "group by item, slice_start" in compiled("{'prices': 'count(distinct price)'}", tumble)
+    for needs_rows in ["{'last': 'max(window_time)'}", "{'rows': 'collect_list(struct(*))'}"]:
+        assert "slice_start" not in compiled(needs_rows, tumble)
     # 1 day / 1 hour: 24 slices; 23 x 5 = 115 lead values with 4 partial columns, 23 x 12 = 276 with 11: blocks
     hop = "{'tvf': 'hop', 'timecol': 'bidtime', 'slide': '1 hour', 'size': '1 day'}"
     four = "{'n': 'count(*)', 'low': 'min(price)', 'top': 'max(price)', 'total': 'sum(price)'}"

@@ -3,7 +3,8 @@
 -- times from 1969-12-30 to 1970-01-02 (before and after the epoch), hours 03:00-05:00 left empty (empty slices
 -- inside windows), offsets, a hop size that is not a multiple of its slide, a hop with gaps, a day-long hop, long
 -- hops on both hop paths (lead and block merges), and
--- cumulating and session windows (sessions over gap buckets, and over rows when an aggregate does not merge); tumble, hop and cumulate also on a timestamp_ntz copy of the time column; and
+-- cumulating and session windows (sessions over gap buckets, and over rows when an aggregate does not merge;
+-- tumbling windows with aggregates that do not merge); tumble, hop and cumulate also on a timestamp_ntz copy of the time column; and
 -- sessions without partition_by grouped by key: several keys share one session, whose bounds every group must
 -- carry. Zoned and calendar windows: assert_sliced_calendar_aggregation_equals_row_assignment.sql (two queries
 -- plan faster than one of twice the size).
@@ -30,15 +31,19 @@
 {#- Long hops over few aggregates take the lead path (windows of 20 and 25 slices, 5 partial columns: 114 and 144
     lead values, at most 160); with all of the aggregates above they take block merges. -#}
 {%- set lead_aggregates = {'events': 'count(*)', 'total': 'sum(amount)', 'smallest': 'min(amount)', 'mean': 'avg(amount)'} %}
-{#- Sessions over gap buckets need every aggregate to merge; with sum(distinct) they number the rows themselves. -#}
-{%- set row_session_aggregates = {'events': 'count(*)', 'total': 'sum(distinct amount)', 'mean': 'avg(amount)'} %}
+{#- Aggregates that do not merge: tumble computes them whole per slice (a window is one slice); sessions number
+    the rows themselves instead of gap buckets. -#}
+{%- set unmerged_aggregates = {'events': 'count(*)', 'amounts': 'count(distinct amount) filter (where amount > 0)',
+    'total': 'sum(distinct amount)', 'mean': 'avg(amount)'} %}
 {%- set partial_cases = [
     ({'tvf': 'hop', 'timecol': 'event_time', 'slide': '3 minutes', 'size': '1 hour'}, lead_aggregates),
     ({'tvf': 'hop', 'timecol': 'event_time_ntz', 'slide': '2 minutes', 'size': '50 minutes', 'offset': '1 minute'},
         lead_aggregates),
     ({'tvf': 'session', 'timecol': 'event_time', 'gap': '20 minutes', 'partition_by': 'event_key'},
-        row_session_aggregates),
-    ({'tvf': 'session', 'timecol': 'event_time_ntz', 'gap': '7 minutes'}, row_session_aggregates),
+        unmerged_aggregates),
+    ({'tvf': 'session', 'timecol': 'event_time_ntz', 'gap': '7 minutes'}, unmerged_aggregates),
+    ({'tvf': 'tumble', 'timecol': 'event_time', 'size': '10 minutes'}, unmerged_aggregates),
+    ({'tvf': 'tumble', 'timecol': 'event_time_ntz', 'size': '1 day', 'offset': '-6 hours'}, unmerged_aggregates),
 ] %}
 {%- set columns = ['window_case', 'window_start', 'window_end', 'window_time', 'event_key'] + aggregates.keys() | list %}
 

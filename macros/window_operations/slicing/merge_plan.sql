@@ -35,6 +35,34 @@
     {{ return(plan) }}
 {% endmacro %}
 
+{#-
+    A plan for windows that are one slice each (tumble): every aggregate computed whole per slice, never merged, so
+    any aggregate works (count(distinct x), percentiles, FILTER clauses); avg as on the row path.
+-#}
+{% macro _whole_plan(measures) %}
+    {%- set plan = [] -%}
+    {%- for name, call in measures.items() -%}
+        {%- do plan.append({'name': name, 'partials': [('partial_' ~ name, window_tvf._row_aggregate(call), none)],
+            'final': 'partial_' ~ name}) -%}
+    {%- endfor -%}
+    {{ return(plan) }}
+{% endmacro %}
+
+{#-
+    Whether some aggregate reads what only the row path's rows have: a window column (window_start, window_end,
+    window_time) or every column (`*`, `t.*`; count(*) aside). Sliced rows carry neither, so these take the row path.
+-#}
+{% macro _reads_window_rows(measures) %}
+    {%- for call in measures.values() -%}
+        {%- set stripped = modules.re.sub("'(?:[^']|'')*'", "''", call) -%}
+        {%- if modules.re.search('(?i)\\bwindow_(start|end|time)\\b', stripped) -%}{{ return(true) }}{%- endif -%}
+        {%- if modules.re.search('(^|[(,.])\\s*\\*\\s*($|[),])', modules.re.sub('(?i)\\bcount\\s*\\(\\s*\\*\\s*\\)', '', stripped)) -%}
+            {{ return(true) }}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(false) }}
+{% endmacro %}
+
 {#- Every partial column of a merge plan, as (column, partial call, merge function). -#}
 {% macro _partial_columns(plan) %}
     {%- set columns = [] -%}
