@@ -38,11 +38,43 @@
     The first `n` rows of each partition of `from_sql` (a SELECT) by `ordering` (rendered items qualified with
     `ranked_input`), then by the whole row, so ties resolve the same way on every run. The row keeps its columns;
     `rank_column`, when named, holds its position. Shared by topn, deduplicate and their window versions.
+    `columns`: the names of from_sql's columns, in order, when known (a ref()/source() relation): the whole row is
+    then those columns as sort keys, as a struct of them compares (field by field, NULLs first ascending). Unknown
+    (a CTE), the row travels as one struct, which is also the tie-breaking sort key.
 -#}
-{% macro _first_rows(from_sql, n, ordering, partition, rank_column, macro_name, reverse_tie_break=false) %}
+{% macro _first_rows(from_sql, n, ordering, partition, rank_column, macro_name, reverse_tie_break=false, columns=none) %}
     {%- if rank_column is not none -%}
         {%- do window_tvf._column_name(rank_column, macro_name, 'rank_column') -%}
     {%- endif -%}
+    {%- set direction = ' desc' if reverse_tie_break else '' -%}
+    {%- if columns -%}
+        {%- set tie_break = [] -%}
+        {%- for column in columns -%}
+            {%- do tie_break.append('ranked_input.`' ~ column | replace('`', '``') ~ '`' ~ direction) -%}
+        {%- endfor -%}
+select
+    ranked_rows.* except (window_tvf__row_position){{ ',' if rank_column }}
+    {%- if rank_column %}
+    ranked_rows.window_tvf__row_position as {{ rank_column }}
+    {%- endif %}
+from (
+    select
+        ranked_input.*,
+        row_number() over (
+            {{ 'partition by ' ~ partition | join(', ') if partition }}
+            order by {{ (ordering + tie_break) | join(', ') }}
+        ) as window_tvf__row_position
+    from ({{ from_sql }}) as ranked_input
+) as ranked_rows
+where ranked_rows.window_tvf__row_position <= {{ n }}
+    {%- else -%}
+        {%- set on_row = [] -%}
+        {%- for item in partition + ordering -%}
+            {%- if not item.startswith('ranked_input.') -%}
+                {{ exceptions.raise_compiler_error('window_tvf._first_rows: expected items qualified with ranked_input, got ' ~ item) }}
+            {%- endif -%}
+            {%- do on_row.append('ranked_row.' ~ item[('ranked_input.' | length):]) -%}
+        {%- endfor -%}
 select
     ranked_rows.ranked_row.*{{ ',' if rank_column }}
     {%- if rank_column %}
@@ -50,12 +82,20 @@ select
     {%- endif %}
 from (
     select
-        struct(ranked_input.*) as ranked_row,
+        ranked_row,
         row_number() over (
-            {{ 'partition by ' ~ partition | join(', ') if partition }}
-            order by {{ ordering | join(', ') }}, struct(ranked_input.*){{ ' desc' if reverse_tie_break }}
+            {{ 'partition by ' ~ on_row[:partition | length] | join(', ') if partition }}
+            order by {{ on_row[partition | length:] | join(', ') }}, ranked_row{{ direction }}
         ) as row_position
-    from ({{ from_sql }}) as ranked_input
+    from (select struct(ranked_input.*) as ranked_row from ({{ from_sql }}) as ranked_input) as structured
 ) as ranked_rows
 where ranked_rows.row_position <= {{ n }}
+    {%- endif -%}
 {%- endmacro %}
+
+{#- The column names of `relation` windowed by `window` (none: already windowed), in order; none when unknown. -#}
+{% macro _windowed_columns(relation, window) %}
+    {%- set known = window_tvf._known_columns(relation) -%}
+    {%- if not known -%}{{ return(none) }}{%- endif -%}
+    {{ return(known.keys() | list + ([] if window is none else ['window_start', 'window_end', 'window_time'])) }}
+{% endmacro %}

@@ -21,5 +21,6 @@
         {{ window_tvf._argument_error('topn', 'rank_column', rank_column,
             relation ~ " already has a column of that name, which the output would repeat; pick another name") }}
     {%- endif -%}
-    {{ return(window_tvf._first_rows('select * from ' ~ relation, n, ordering, partition, rank_column, 'topn')) }}
+    {{ return(window_tvf._first_rows('select * from ' ~ relation, n, ordering, partition, rank_column, 'topn',
+        columns=columns.keys() | list)) }}
 {% endmacro %}

@@ -24,5 +24,5 @@
     {{ return(window_tvf._first_rows(
         window_tvf._windowed(relation, window, 'window_deduplicate'), 1, ordering,
         window_tvf._window_partition(partition_by, 'window_deduplicate'), none, 'window_deduplicate',
-        reverse_tie_break=(keep == 'last'))) }}
+        reverse_tie_break=(keep == 'last'), columns=window_tvf._windowed_columns(relation, window))) }}
 {% endmacro %}

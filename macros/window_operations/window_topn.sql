@@ -13,7 +13,8 @@
     {%- set ordering = window_tvf._order_by(order_by, 'window_topn', 'order_by', 'ranked_input') -%}
     {{ return(window_tvf._first_rows(
         window_tvf._windowed(relation, window, 'window_topn'), n, ordering,
-        window_tvf._window_partition(partition_by, 'window_topn'), rank_column, 'window_topn')) }}
+        window_tvf._window_partition(partition_by, 'window_topn'), rank_column, 'window_topn',
+        columns=window_tvf._windowed_columns(relation, window))) }}
 {% endmacro %}
 
 

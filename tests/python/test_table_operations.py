@@ -226,7 +226,7 @@ def test_column_arguments_on_a_cte_are_left_to_spark(built: DbtRun) -> None:
     # A CTE name has no columns dbt can read at compile time: the macros compile, and Spark names the column when
     # the query runs (documented in the README).
     sql = compiled("with t as (select 1 as a) {{ window_tvf.topn('t', 1, 'nope', ['nope_either']) }}")
-    assert "partition by ranked_input.nope" in sql and "order by ranked_input.nope_either asc" in sql
+    assert "partition by ranked_row.nope" in sql and "order by ranked_row.nope_either asc" in sql
 
 
 def test_describe_names_a_missing_relation(built: DbtRun) -> None:
