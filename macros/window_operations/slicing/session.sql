@@ -1,7 +1,7 @@
 {#-
     Session windows by group, in one sort: sessions are numbered over each partition's rows in time order
     (_session_numbers), then grouped once per session and group. When every aggregate merges from partial results
-    (merge_plan.sql), the rows are first reduced to gap buckets (_session_buckets_sql), and the sort numbers buckets
+    (merge_plan.sql), the rows are first reduced to gap buckets (below), and the sort numbers buckets
     instead of rows. A session's bounds belong to the whole session: when group_by has keys beyond the session's
     partition keys, several groups share one session, so the bounds are taken over the session's groups (a window
     over the grouped rows, which are far fewer than the input rows).
@@ -21,7 +21,17 @@
             {%- do final_columns.append(name) -%}
         {%- endfor -%}
     {%- else -%}
-        {%- set buckets = window_tvf._session_buckets_sql(relation, spec.timecol, gap, partition_keys + extra_keys, plan, axis) -%}
+        {#-
+            Partial results per group and gap bucket (the slices of a gap-long grid), with each bucket's first time
+            and last time + gap. Two times in one bucket are less than a gap apart, so a bucket lies within one
+            session, and a bucket reaches the next exactly when its last time + gap does: numbering the buckets by
+            their first time gives the sessions that numbering the rows gives, and the sort orders buckets, not
+            rows (a bidder's burst of bids within 10 seconds is one bucket).
+        -#}
+        {%- set span = {'partials': [('window_tvf__time', 'min(window_tvf__position)', 'min'),
+            ('window_tvf__row_end', 'max(window_tvf__position) + ' ~ gap, 'max')]} -%}
+        {%- set buckets = window_tvf._slices_sql(relation, spec.timecol, partition_keys + extra_keys, plan + [span], axis,
+            {'unit': 'micros', 'period': gap, 'offset': 0}) -%}
         {%- set numbered = window_tvf._session_numbers(buckets, partition_keys) -%}
         {%- set like = 'min(window_tvf__like)' -%}
         {%- for column, partial, merge in window_tvf._partial_columns(plan) -%}
@@ -73,28 +83,3 @@ from (
 ) as sessions
 {%- endmacro %}
 
-
-{#-
-    Partial results per group and gap bucket: rows grouped by `keys` and by the bucket of `gap` microseconds their
-    wall-clock time falls in. Two times in one bucket are less than a gap apart, so a bucket lies within one session,
-    and a bucket reaches the next exactly when its last time + gap does: numbering the buckets by their first time,
-    with [first time, last time + gap] as their span, gives the sessions that numbering the rows gives. The sort then
-    orders buckets, not rows (a bidder's burst of bids within 10 seconds is one bucket).
--#}
-{% macro _session_buckets_sql(relation, timecol, gap, keys, plan, axis) %}
-    {%- set grid = {'unit': 'micros', 'period': gap, 'offset': 0} -%}
-    select
-        {% for key in keys %}{{ key }}, {% endfor -%}
-        min(window_tvf__position) as window_tvf__time,
-        max(window_tvf__position) + {{ gap }} as window_tvf__row_end,
-        {%- if axis.type is none %}
-        min({{ timecol }}) as window_tvf__like,
-        {%- endif %}
-        {%- for column, partial, merge in window_tvf._partial_columns(plan) %}
-        {{ partial }} as {{ column }}{{ ',' if not loop.last }}
-        {%- endfor %}
-    from (
-        {{ window_tvf._positioned_rows(relation, timecol, axis, grid) }}
-    ) as positioned
-    group by {% for key in keys %}{{ key }}, {% endfor %}{{ window_tvf._grid_cell_start(grid, 'window_tvf__position') }}
-{%- endmacro %}
