@@ -26,12 +26,15 @@
             and last time + gap. Two times in one bucket are less than a gap apart, so a bucket lies within one
             session, and a bucket reaches the next exactly when its last time + gap does: numbering the buckets by
             their first time gives the sessions that numbering the rows gives, and the sort orders buckets, not
-            rows (a bidder's burst of bids within 10 seconds is one bucket).
+            rows (a bidder's burst of bids within 10 seconds is one bucket). The rows are shuffled once, by the
+            partition keys, for both the bucket GROUP BY and the numbering: with sparse keys (about one row per
+            bucket) partial aggregation before a shuffle of its own saves nothing and the second shuffle costs more
+            (docs/benchmarks.md); with dense buckets (Nexmark q11) it would be faster.
         -#}
         {%- set span = {'partials': [('window_tvf__time', 'min(window_tvf__position)', 'min'),
             ('window_tvf__row_end', 'max(window_tvf__position) + ' ~ gap, 'max')]} -%}
         {%- set buckets = window_tvf._slices_sql(relation, spec.timecol, partition_keys + extra_keys, plan + [span], axis,
-            {'unit': 'micros', 'period': gap, 'offset': 0}) -%}
+            {'unit': 'micros', 'period': gap, 'offset': 0}, by_key=partition_keys) -%}
         {%- set numbered = window_tvf._session_numbers(buckets, partition_keys) -%}
         {%- set like = 'min(window_tvf__like)' -%}
         {%- for column, partial, merge in window_tvf._partial_columns(plan) -%}

@@ -45,7 +45,8 @@
     (`window_tvf__like`) carries it to window_time. `by_key`: the rows are first shuffled by the keys alone, for a
     merge that then runs over each key's slices in order (a window partitioned by the keys): the grouping and that
     window share this one shuffle instead of one each (partial aggregation before the shuffle is given up; with
-    sparse slices it saves little, and the second shuffle and sort cost more).
+    sparse slices it saves little, and the second shuffle and sort cost more). `by_key` may also name the columns
+    to shuffle by (a subset of the keys: a session's partition keys); an empty list shuffles nothing.
 -#}
 {% macro _slices_sql(relation, timecol, keys, plan, axis, grid, by_key=false) %}
     select
@@ -63,8 +64,9 @@
             {{ window_tvf._grid_cell_start(grid, 'window_tvf__position') }} as slice_start
         from (
             {{ window_tvf._positioned_rows(relation, timecol, axis, grid) }}
-            {%- if by_key and keys %}
-            distribute by {{ keys | join(', ') }}
+            {%- set spread = keys if by_key is sameas true else (by_key or []) %}
+            {%- if spread %}
+            distribute by {{ spread | join(', ') }}
             {%- endif %}
         ) as positioned
     ) as sliced_rows
