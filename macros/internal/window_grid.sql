@@ -56,9 +56,9 @@
 {%- endmacro %}
 
 {#-
-    The start of the grid cell holding `position` (in the grid's unit). Never NULL for a position that is not (a row's
-    time; rows without one are filtered first), and the coalesce tells Spark so: a join or filter on the window
-    columns would otherwise make it infer `is not null` on them and push that below, a time conversion per row.
+    The start of the grid cell holding `position` (in the grid's unit). Positions here are never NULL (rows without a
+    time are filtered first), and the coalesce tells Spark so: a join or filter on the window columns would otherwise
+    make it infer `is not null` on them and push that below, a time conversion per row.
 -#}
 {% macro _grid_cell_start(grid, position) -%}
     coalesce({{ window_tvf._grid_floor(position, grid.period, grid.offset) }}, 0)

@@ -85,4 +85,3 @@ from (
     ) as grouped
 ) as sessions
 {%- endmacro %}
-
