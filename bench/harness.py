@@ -78,14 +78,16 @@ class BenchSpark:
         logger.propagate = False
 
 
-def dbt(args: list[str], log_path: Path | None = None) -> Any:
-    """`dbt <args>` in this process, quiet (its log file: log_path, default ./logs); returns its result, raises
+def dbt(args: list[str], log_path: Path | None = None, project_dir: Path = REPO, callbacks: list | None = None) -> Any:
+    """`dbt <args>` in this process, quiet (its log file: log_path, default ./logs), on this project or another
+    (`project_dir`, whose profiles.yml is beside it); `callbacks` receive dbt's events. Returns its result, raises
     naming what failed."""
     from dbt.cli.main import dbtRunner
 
     # nothing on the terminal (not even the compiled SQL `dbt compile --quiet` shows); errors come back raised
     logging = ["--log-level", "none", "--log-level-file", "info", *(["--log-path", str(log_path)] if log_path else [])]
-    outcome = dbtRunner().invoke([*args, *logging, "--project-dir", str(REPO), "--profiles-dir", str(REPO)])
+    outcome = dbtRunner(callbacks=callbacks or []).invoke(
+        [*args, *logging, "--project-dir", str(project_dir), "--profiles-dir", str(project_dir)])
     if not outcome.success:
         failed = [f"{r.node.name}: {r.message}" for r in getattr(outcome.result, "results", None) or []
                   if str(r.status) in ("error", "fail", "runtime error")]

@@ -8,7 +8,7 @@ import os
 import re
 from collections.abc import Mapping
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from functools import cached_property
 from pathlib import Path
 from typing import Any
@@ -44,6 +44,11 @@ PIPELINE_TABLES = [
 VIEWS = {"fct_late_order_events", "fct_early_order_events", "fct_order_events_without_time"}
 # The tables a run writes (the views are rebuilt whole by every run).
 WRITTEN_TABLES = [t for t in PIPELINE_TABLES if t not in VIEWS]
+# The window tables (models/order_pipeline/windows, insert_overwrite by window date) and their dbt microbatch twins
+# (models/order_pipeline/windows_microbatch, named with this suffix): which ones the hourly DAG builds is its mode.
+WINDOW_TABLES = [t for t in PIPELINE_TABLES if t.startswith(("fct_item_sales_", "fct_user_sessions_", "fct_top_items_"))]
+MICROBATCH_SUFFIX = "_microbatch"
+WINDOW_MODELS = {"incremental": "path:models/order_pipeline/windows", "microbatch": "tag:microbatch"}
 _UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 
 
@@ -58,6 +63,13 @@ def duration(text: str) -> timedelta:
 def _project_var(name: str) -> Any:
     """A var's default in dbt_project.yml: the one place it is set, for dbt and for the DAG alike."""
     return yaml.safe_load((REPO / "dbt_project.yml").read_text())["vars"][name]
+
+
+def _choice(environ: Mapping[str, str], name: str, choices: list[str], default: str) -> str:
+    value = environ.get(name) or default
+    if value not in choices:
+        raise ValueError(f"{name}={value!r}: expected one of {', '.join(choices)}")
+    return value
 
 
 def _positive_int(environ: Mapping[str, str], name: str, default: int) -> int:
@@ -79,6 +91,9 @@ class Settings:
     deduplication_ttl: str  # dbt var: how long an event_id is remembered after it was kept, e.g. "1 day"
     target: str  # the profiles.yml target dbt runs against
     schema: str  # the schema dbt writes to (profiles.yml reads WINDOW_TVF_SCHEMA with the same default)
+    # 'incremental': the window tables are insert_overwrite models rebuilt from the interval's dates; 'microbatch':
+    # their dbt microbatch twins, built for the batches of the window times the interval's events can change.
+    window_models: str = "incremental"
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -99,7 +114,28 @@ class Settings:
             # because the pool and concurrency depend on it), else the project's own WINDOW_TVF_TARGET.
             target=environ.get("AIRFLOW_VAR_WINDOW_TVF_TARGET") or environ.get("WINDOW_TVF_TARGET") or "embedded",
             schema=environ.get("WINDOW_TVF_SCHEMA", "window_tvf"),
+            window_models=_choice(environ, "WINDOW_TVF_WINDOW_MODELS", list(WINDOW_MODELS), "incremental"),
         )
+
+    def window_table(self, table: str) -> str:
+        """The table the mode builds for one of WINDOW_TABLES (others as they are)."""
+        suffix = MICROBATCH_SUFFIX if self.window_models == "microbatch" and table in WINDOW_TABLES else ""
+        return table + suffix
+
+    @property
+    def pipeline_tables(self) -> list[str]:
+        return [self.window_table(table) for table in PIPELINE_TABLES]
+
+    @property
+    def written_tables(self) -> list[str]:
+        return [self.window_table(table) for table in WRITTEN_TABLES]
+
+    def microbatch_range(self, start: datetime, end: datetime) -> tuple[datetime, datetime]:
+        """The event-time range (dbt's --event-time-start/--event-time-end) whose batches an interval's on-time
+        events can change: every window holding an event has a window_time at or after it, less New York's offset
+        spread (an hour: its local days' and local-clock windows') and 1 ms; the windows that end after the
+        interval are not complete yet, and later intervals build them."""
+        return (start - self.lateness - timedelta(hours=1, milliseconds=1)).astimezone(timezone.utc), end.astimezone(timezone.utc)
 
     @cached_property
     def lateness(self) -> timedelta:

@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any, TextIO
 
-from window_tvf_pipeline.config import PIPELINE_TABLES, REPO, VIEWS, Settings
+from window_tvf_pipeline.config import REPO, VIEWS, Settings
 from window_tvf_pipeline.dag_runs import RunOutcome
 
 TAIL_LINES = 40
@@ -81,8 +81,8 @@ def summary(spark: Any, outcomes: list[RunOutcome], reference: RunOutcome, setti
 
     schema = settings.schema
     lines = [f"Intervals processed: {len(outcomes)} (hourly)", "Rows per model:"]
-    width = max(len(table) for table in PIPELINE_TABLES)
-    lines += [f"  {table:<{width}} {spark.table(f'{schema}.{table}').count():>8}" for table in PIPELINE_TABLES]
+    width = max(len(table) for table in settings.pipeline_tables)
+    lines += [f"  {table:<{width}} {spark.table(f'{schema}.{table}').count():>8}" for table in settings.pipeline_tables]
     corrected = spark.sql(
         f"select count(*) from {schema}.int_order_events "
         "where arrival_status = 'on_time' and date_trunc('hour', event_time) < arrival_hour"
@@ -171,7 +171,7 @@ def _fresh_tables(settings: Settings) -> None:
     from window_tvf_pipeline.spark import spark_session
 
     spark = spark_session(settings)
-    for table in PIPELINE_TABLES:
+    for table in settings.pipeline_tables:
         kind = "view" if table in VIEWS else "table"
         spark.sql(f"drop {kind} if exists {settings.schema}.{table}")
 

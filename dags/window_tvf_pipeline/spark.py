@@ -104,7 +104,8 @@ def _scans(store: Any, execution_id: int) -> list[Scan]:
             value = values.get(metric.accumulatorId())
             if value.isDefined():
                 named[metric.name()] = value.get()
-        filters = re.search(r"PartitionFilters: \[(.*?)\](?:,|\n|$)", node.desc())
+        # the plan cuts long lists short with "..." and no closing bracket
+        filters = re.search(r"PartitionFilters: \[(.*?)(?:\]|\.\.\.)(?:,|\n|$)", node.desc())
         scans.append(
             Scan(
                 table=scan.group(2) or f"{scan.group(1)} files",

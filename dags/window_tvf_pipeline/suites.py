@@ -12,7 +12,7 @@ from zoneinfo import ZoneInfo
 
 import great_expectations.expectations as gxe
 
-from window_tvf_pipeline.config import Settings
+from window_tvf_pipeline.config import MICROBATCH_SUFFIX, WINDOW_TABLES, Settings
 from window_tvf_pipeline.documented_examples import DOCUMENTED_EXAMPLES
 
 MINUTE = 60_000_000
@@ -47,13 +47,22 @@ class Checked:
     start: datetime
     end: datetime
     earliest: datetime  # interval start - allowed lateness: the earliest on-time event the interval can bring
+    # The DAG's mode (Settings.window_models): the microbatch twins hold only the windows complete by the interval's
+    # end (their window_time lies in a batch that was built); the insert_overwrite tables hold the open ones too.
+    window_models: str = "incremental"
 
     @classmethod
     def interval(cls, settings: Settings, start: datetime, end: datetime) -> Checked:
-        return cls(settings.schema, start, end, start - settings.lateness)
+        return cls(settings.schema, start, end, start - settings.lateness, settings.window_models)
 
     def table(self, spark: Any, name: str) -> Any:
-        return spark.table(f"{self.schema}.{name}")
+        """A pipeline table; a window table is the one the DAG's mode builds."""
+        suffix = MICROBATCH_SUFFIX if self.window_models == "microbatch" and name in WINDOW_TABLES else ""
+        return spark.table(f"{self.schema}.{name}{suffix}")
+
+    @property
+    def complete_only(self) -> bool:
+        return self.window_models == "microbatch"
 
     @property
     def arrivals(self) -> str:
@@ -106,6 +115,8 @@ def _recount(checked: Checked, spark: Any, table: str, size: int, slide: int) ->
         events.withColumn("copy", F.explode(F.sequence(F.lit(0), F.lit(size // slide - 1))))
         .withColumn("start_micros", last_start - F.col("copy").cast("long") * F.lit(slide).cast("long"))
         .where(F.col("start_micros") >= since_micros)
+        # the microbatch twins hold the windows complete by the interval's end
+        .where(F.lit(not checked.complete_only) | (F.col("start_micros") + F.lit(size) <= F.unix_micros(F.lit(checked.end))))
         .withColumn("window_start", F.timestamp_micros("start_micros"))
         .groupBy("window_start", "item_id")
         .agg(F.count("*").alias("recounted_orders"))
@@ -161,6 +172,12 @@ def _first_changeable_day(checked: Checked) -> datetime:
     return datetime.combine(wall.date(), time())
 
 
+def _last_local_midnight(instant: datetime) -> datetime:
+    """The latest local midnight at or before `instant`, as a UTC instant (zoneinfo)."""
+    local = instant.astimezone(ZoneInfo(LOCAL_ZONE))
+    return datetime.combine(local.date(), time(), tzinfo=ZoneInfo(LOCAL_ZONE)).astimezone(timezone.utc)
+
+
 def _local_days(checked: Checked, spark: Any) -> Any:
     """The local-day windows the run rewrote, with their length in elapsed hours beside zoneinfo's length of that
     day (23 on the day clocks spring forward, 25 on the day they fall back), the instant of their end, and
@@ -194,6 +211,8 @@ def _events_in_local_days(checked: Checked, spark: Any) -> Any:
     events = checked.table(spark, "int_order_events").where(checked.events_from(since)).select(
         "event_id", "item_id", "event_time"
     )
+    if checked.complete_only:  # the local days that ended by the interval's end
+        events = events.where(F.col("event_time") < F.lit(_last_local_midnight(checked.end)))
     days = (
         checked.table(spark, "fct_item_sales_daily_new_york")
         .where(checked.rewritten_dates)

@@ -6,7 +6,7 @@ import logging
 from datetime import datetime
 from typing import Any
 
-from window_tvf_pipeline.config import WRITTEN_TABLES, Settings
+from window_tvf_pipeline.config import WINDOW_MODELS, Settings
 from window_tvf_pipeline.dbt import dbt
 from window_tvf_pipeline.landing import event_files, price_file, price_files, required_snapshot, snapshot_time
 from window_tvf_pipeline.recovery import recover
@@ -39,16 +39,25 @@ def recover_interrupted_writes(settings: Settings) -> None:
     server, whose own driver finishes or abandons its jobs."""
     if settings.on_server:
         return
-    repaired = recover(spark_session(settings), settings.schema, WRITTEN_TABLES)
+    repaired = recover(spark_session(settings), settings.schema, settings.written_tables)
     if repaired:
         log.warning("Repaired an interrupted write: %s", repaired)
 
 
 def build_event_windows(start: datetime, end: datetime, settings: Settings | None = None) -> None:
-    """Loads the interval's event files and rebuilds the windows they touch; dbt's tests run after each model."""
+    """Loads the interval's event files and rebuilds the windows they touch; dbt's tests run after each model. The
+    window tables are those of the DAG's mode: the insert_overwrite models (which read the interval's vars), or their
+    microbatch twins, given the batches of window time the interval's events can change."""
     settings = settings or Settings.from_environment()
     recover_interrupted_writes(settings)
-    dbt(["build", "--select", EVENT_MODELS, "--exclude", *JOIN_MODELS.split()], interval_vars(start, end, settings), settings)
+    others = [models for mode, models in WINDOW_MODELS.items() if mode != settings.window_models]
+    args = ["build", "--select", EVENT_MODELS, "--exclude", *JOIN_MODELS.split(), *others]
+    if settings.window_models == "microbatch":
+        first, last = settings.microbatch_range(start, end)
+        # dbt reads whole seconds in UTC (click's DateTime); rounding the start down only adds nothing: dbt starts
+        # from the batch that holds it.
+        args += ["--event-time-start", f"{first:%Y-%m-%dT%H:%M:%S}", "--event-time-end", f"{last:%Y-%m-%dT%H:%M:%S}"]
+    dbt(args, interval_vars(start, end, settings), settings)
 
 
 def price_snapshot_landed(end: datetime, settings: Settings | None = None) -> bool:

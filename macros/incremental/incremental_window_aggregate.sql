@@ -26,6 +26,9 @@
 -#}
 {% macro incremental_window_aggregate(relation, window, group_by, aggregates, interval_start, allowed_lateness,
         strategy='auto', arrival_partition=none) %}
+    {%- do window_tvf._not_in_microbatch('incremental_window_aggregate', "dbt gives each batch its event-time range, "
+        ~ "so use window_tvf.window_aggregate, which reads what the batch's windows need and keeps those whose "
+        ~ "window_time lies in the batch (interval_start and allowed_lateness belong to insert_overwrite models)") -%}
     {{ return(adapter.dispatch('incremental_window_aggregate', 'window_tvf')(
         relation, window, group_by, aggregates, interval_start, allowed_lateness, strategy, arrival_partition)) }}
 {% endmacro %}
@@ -121,17 +124,7 @@
     in months.
 -#}
 {% macro _first_changeable_start(spec, wall_micros, macro_name) %}
-    {%- if spec.tvf == 'hop' -%}
-        {%- set period_span, size_span = window_tvf._hop_spans(spec.slide, spec.size, macro_name) -%}
-    {%- elif spec.tvf == 'cumulate' -%}
-        {%- set size_span = window_tvf._cumulate_spans(spec.step, spec.size, macro_name)[1] -%}
-        {%- set period_span = size_span -%}
-    {%- else -%}
-        {%- set size_span = window_tvf._positive_span(spec.size, macro_name, 'size') -%}
-        {%- set period_span = size_span -%}
-    {%- endif -%}
-    {%- set grid = window_tvf._grid(period_span, spec.get('offset'), spec.get('week_start'), macro_name) -%}
-    {%- set size = size_span.months if grid.unit == 'months' else size_span.micros -%}
+    {%- set grid, size = window_tvf._spec_grid(spec, macro_name) -%}
     {%- set position = '(' ~ window_tvf._grid_position(grid, wall_micros ~ 'L') ~ ' - ' ~ size ~ ')' -%}
     {{ return(window_tvf._grid_wall(grid, '(' ~ window_tvf._grid_cell_start(grid, position) ~ ' + ' ~ grid.period ~ ')')) }}
 {% endmacro %}

@@ -6,7 +6,18 @@
 {% macro _argument_error(macro_name, argument, value, allowed) %}
     {#- Strings, lists and dicts are shown as JSON; relations and other objects as they render. -#}
     {%- set shown = value | tojson if value is string or (value is iterable and value.render is not defined) else value | string -%}
-    {{ exceptions.raise_compiler_error("window_tvf." ~ macro_name ~ ": argument '" ~ argument ~ "' got " ~ shown ~ "; " ~ allowed) }}
+    {{ window_tvf._compile_error("window_tvf." ~ macro_name ~ ": argument '" ~ argument ~ "' got " ~ shown ~ "; " ~ allowed) }}
+{% endmacro %}
+
+{#-
+    Fails the compilation with `message`. dbt 1.12 reports a microbatch batch that fails to compile as "ERROR" and
+    logs why at debug level only, so in a batch the message is also logged where a person reads it.
+-#}
+{% macro _compile_error(message) %}
+    {%- if execute and model is mapping and model.get('batch') -%}
+        {%- do log(message, info=true) -%}
+    {%- endif -%}
+    {{ exceptions.raise_compiler_error(message) }}
 {% endmacro %}
 
 
@@ -37,7 +48,10 @@
     only be checked for its form, and Spark reports unknown columns when the query runs.
 -#}
 {% macro _relation(value, macro_name) %}
-    {%- if value is string -%}
+    {%- if value is string and value in context.get('window_tvf__batch_relations', {}) -%}
+        {#- A relation as a microbatch batch reads it (macros/internal/microbatch.sql). -#}
+        {{ return(value) }}
+    {%- elif value is string -%}
         {%- if not modules.re.match("^\s*[A-Za-z_`][A-Za-z0-9_`.]*\s*$", value) -%}
             {{ window_tvf._argument_error(macro_name, 'relation', value,
                 "expected a ref()/source() relation or the name of a table or CTE, such as 'bids' or 'analytics.bids'") }}
@@ -60,20 +74,22 @@
     column's type, and window operations call several macros on the same relation.
 -#}
 {% macro _known_columns(relation) %}
+    {%- set cache = context.get('window_tvf__known_columns', {}) -%}
+    {%- set key = relation | string -%}
+    {%- if key in cache -%}{{ return(cache[key]) }}{%- endif -%}
     {%- if not execute or relation is string or (relation.identifier or '').startswith('__dbt__cte__') -%}
         {{ return({}) }}
     {%- endif -%}
-    {%- set cache = context.get('window_tvf__known_columns', {}) -%}
-    {%- set key = relation | string -%}
-    {%- if key not in cache -%}
-        {%- set columns = {} -%}
-        {%- for column in adapter.get_columns_in_relation(relation) -%}
-            {%- do columns.update({column.name | lower: column.data_type | lower}) -%}
-        {%- endfor -%}
-        {%- do cache.update({key: columns}) -%}
-        {%- do context.update({'window_tvf__known_columns': cache}) -%}
-    {%- endif -%}
-    {{ return(cache[key]) }}
+    {%- set columns = {} -%}
+    {#- In a microbatch batch a ref() carries dbt's event-time filter, which adapters render into `describe`. -#}
+    {%- set unfiltered = relation.incorporate(event_time_filter=none) if relation.event_time_filter is defined
+        and relation.event_time_filter else relation -%}
+    {%- for column in adapter.get_columns_in_relation(unfiltered) -%}
+        {%- do columns.update({column.name | lower: column.data_type | lower}) -%}
+    {%- endfor -%}
+    {%- do cache.update({key: columns}) -%}
+    {%- do context.update({'window_tvf__known_columns': cache}) -%}
+    {{ return(columns) }}
 {% endmacro %}
 
 {#-

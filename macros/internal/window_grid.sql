@@ -97,6 +97,24 @@
 {% endmacro %}
 
 {#-
+    The grid a window spec's windows start on (a tumble's and cumulate's size, a hop's slide) and the window size in
+    the grid's unit (months or microseconds): [grid, size].
+-#}
+{% macro _spec_grid(spec, macro_name) %}
+    {%- if spec.tvf == 'hop' -%}
+        {%- set period_span, size_span = window_tvf._hop_spans(spec.slide, spec.size, macro_name) -%}
+    {%- elif spec.tvf == 'cumulate' -%}
+        {%- set size_span = window_tvf._cumulate_spans(spec.step, spec.size, macro_name)[1] -%}
+        {%- set period_span = size_span -%}
+    {%- else -%}
+        {%- set size_span = window_tvf._positive_span(spec.size, macro_name, 'size') -%}
+        {%- set period_span = size_span -%}
+    {%- endif -%}
+    {%- set grid = window_tvf._grid(period_span, spec.get('offset'), spec.get('week_start'), macro_name) -%}
+    {{ return([grid, size_span.months if grid.unit == 'months' else size_span.micros]) }}
+{% endmacro %}
+
+{#-
     A CUMULATE's step and size, where the step must divide the size on the calendar: a fixed size by a fixed step
     (Flink's rule); a calendar size by a calendar step that divides it (months divide quarters and years) or by a
     fixed step that divides a day (so it divides every month).

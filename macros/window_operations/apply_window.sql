@@ -36,12 +36,15 @@
 
 {#- Checks a window spec's shape (the TVF checks the values) and returns it. -#}
 {% macro _window_spec(window, macro_name, argument='window') %}
+    {#- allowed_lateness and arrival_partition say how late the input's rows arrive and how it is stored: a
+        microbatch batch reads with them (macros/internal/microbatch.sql); elsewhere every row is read anyway. -#}
+    {%- set input = ['allowed_lateness', 'arrival_partition'] -%}
     {%- set arguments = {
-        'tumble': (['timecol', 'size'], ['offset', 'time_zone', 'week_start']),
-        'hop': (['timecol', 'slide', 'size'], ['offset', 'time_zone', 'week_start']),
-        'cumulate': (['timecol', 'step', 'size'], ['offset', 'time_zone', 'week_start']),
-        'session': (['timecol', 'gap'], ['partition_by', 'time_zone']),
-        'dynamic_session': (['timecol', 'gap_ms'], ['partition_by', 'time_zone']),
+        'tumble': (['timecol', 'size'], ['offset', 'time_zone', 'week_start'] + input),
+        'hop': (['timecol', 'slide', 'size'], ['offset', 'time_zone', 'week_start'] + input),
+        'cumulate': (['timecol', 'step', 'size'], ['offset', 'time_zone', 'week_start'] + input),
+        'session': (['timecol', 'gap'], ['partition_by', 'time_zone'] + input),
+        'dynamic_session': (['timecol', 'gap_ms'], ['partition_by', 'time_zone'] + input),
     } -%}
     {%- if window is not mapping or window.get('tvf') not in arguments -%}
         {{ window_tvf._argument_error(macro_name, argument, window,

@@ -16,6 +16,8 @@
     window_row_count (the rows in that firing), both bigint. Rows whose time is NULL are left out.
 #}
 {% macro count_window(relation, timecol, size, slide=none, partition_by=none, emit_incomplete=false) %}
+    {%- do window_tvf._not_in_microbatch('count_window', "a count window numbers every row of its key from the first "
+        ~ "one, so a batch cannot build it from its own rows; build it as a table or an incremental model") -%}
     {{ return(adapter.dispatch('count_window', 'window_tvf')(relation, timecol, size, slide, partition_by, emit_incomplete)) }}
 {% endmacro %}
 

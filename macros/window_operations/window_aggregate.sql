@@ -11,7 +11,10 @@
                 then GROUP BY)
 #}
 {% macro window_aggregate(relation, window, group_by, aggregates, grouping=none, strategy='auto') %}
-    {{ return(adapter.dispatch('window_aggregate', 'window_tvf')(relation, window, group_by, aggregates, grouping, strategy)) }}
+    {%- set scope = window_tvf._batch_scope('window_aggregate', [[relation, window]]) -%}
+    {{ return(window_tvf._batch_windows(scope, adapter.dispatch('window_aggregate', 'window_tvf')(
+        scope.relations[0], window, group_by, aggregates, grouping, strategy),
+        window_tvf._column_names(group_by, 'window_aggregate', 'group_by'))) }}
 {% endmacro %}
 
 {% macro default__window_aggregate(relation, window, group_by, aggregates, grouping=none, strategy='auto') %}

@@ -6,7 +6,9 @@
     `timecol` defaults to the window spec's time column; name it when `relation` is already windowed (window=none).
 #}
 {% macro window_collect(relation, window, partition_by=none, timecol=none) %}
-    {{ return(adapter.dispatch('window_collect', 'window_tvf')(relation, window, partition_by, timecol)) }}
+    {%- set scope = window_tvf._batch_scope('window_collect', [[relation, window]]) -%}
+    {{ return(window_tvf._batch_windows(scope, adapter.dispatch('window_collect', 'window_tvf')(
+        scope.relations[0], window, partition_by, timecol), window_tvf._column_names(partition_by, 'window_collect', 'partition_by'))) }}
 {% endmacro %}
 
 {% macro default__window_collect(relation, window, partition_by=none, timecol=none) %}

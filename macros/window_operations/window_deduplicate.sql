@@ -5,7 +5,9 @@
     `timecol` defaults to the window spec's time column; name it when `relation` is already windowed (window=none).
 #}
 {% macro window_deduplicate(relation, window, partition_by=none, keep='first', timecol=none) %}
-    {{ return(adapter.dispatch('window_deduplicate', 'window_tvf')(relation, window, partition_by, keep, timecol)) }}
+    {%- set scope = window_tvf._batch_scope('window_deduplicate', [[relation, window]]) -%}
+    {{ return(window_tvf._batch_windows(scope, adapter.dispatch('window_deduplicate', 'window_tvf')(
+        scope.relations[0], window, partition_by, keep, timecol), window_tvf._batch_row_columns(relation))) }}
 {% endmacro %}
 
 {% macro default__window_deduplicate(relation, window, partition_by=none, keep='first', timecol=none) %}

@@ -14,8 +14,10 @@
     columns the other side has, so adding a column to one input never renames another.
 #}
 {% macro window_join(left, left_window, right, right_window, on, join_type='inner', left_prefix='left_', right_prefix='right_') %}
-    {{ return(adapter.dispatch('window_join', 'window_tvf')(
-        left, left_window, right, right_window, on, join_type, left_prefix, right_prefix)) }}
+    {%- set scope = window_tvf._batch_scope('window_join', [[left, left_window], [right, right_window]]) -%}
+    {{ return(window_tvf._batch_windows(scope, adapter.dispatch('window_join', 'window_tvf')(
+        scope.relations[0], left_window, scope.relations[1], right_window, on, join_type, left_prefix, right_prefix),
+        window_tvf._batch_row_columns(left) if join_type in ('semi', 'anti') else [])) }}
 {% endmacro %}
 
 {% macro default__window_join(left, left_window, right, right_window, on, join_type='inner', left_prefix='left_', right_prefix='right_') %}

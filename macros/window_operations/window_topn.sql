@@ -5,7 +5,9 @@
     window columns), plus the row's position as `rank_column` when one is named (Flink's rownum).
 #}
 {% macro window_topn(relation, window, n, order_by, partition_by=none, rank_column=none) %}
-    {{ return(adapter.dispatch('window_topn', 'window_tvf')(relation, window, n, order_by, partition_by, rank_column)) }}
+    {%- set scope = window_tvf._batch_scope('window_topn', [[relation, window]]) -%}
+    {{ return(window_tvf._batch_windows(scope, adapter.dispatch('window_topn', 'window_tvf')(
+        scope.relations[0], window, n, order_by, partition_by, rank_column), window_tvf._batch_row_columns(relation))) }}
 {% endmacro %}
 
 {% macro default__window_topn(relation, window, n, order_by, partition_by=none, rank_column=none) %}

@@ -5,7 +5,10 @@
     '1 month'), year-to-date by month, week-to-date by day.
 #}
 {% macro cumulate(relation, timecol, step, size, offset=none, time_zone=none, week_start=none) %}
-    {{ return(adapter.dispatch('cumulate', 'window_tvf')(relation, timecol, step, size, offset, time_zone, week_start)) }}
+    {%- set scope = window_tvf._batch_scope('cumulate', [[relation, {'tvf': 'cumulate', 'timecol': timecol, 'step': step,
+        'size': size, 'offset': offset, 'time_zone': time_zone, 'week_start': week_start}]]) -%}
+    {{ return(window_tvf._batch_windows(scope, adapter.dispatch('cumulate', 'window_tvf')(
+        scope.relations[0], timecol, step, size, offset, time_zone, week_start), window_tvf._known_columns(relation))) }}
 {% endmacro %}
 
 {% macro default__cumulate(relation, timecol, step, size, offset=none, time_zone=none, week_start=none) %}

@@ -5,7 +5,10 @@
     calendar lengths (e.g. 3-month windows every month).
 #}
 {% macro hop(relation, timecol, slide, size, offset=none, time_zone=none, week_start=none) %}
-    {{ return(adapter.dispatch('hop', 'window_tvf')(relation, timecol, slide, size, offset, time_zone, week_start)) }}
+    {%- set scope = window_tvf._batch_scope('hop', [[relation, {'tvf': 'hop', 'timecol': timecol, 'slide': slide,
+        'size': size, 'offset': offset, 'time_zone': time_zone, 'week_start': week_start}]]) -%}
+    {{ return(window_tvf._batch_windows(scope, adapter.dispatch('hop', 'window_tvf')(
+        scope.relations[0], timecol, slide, size, offset, time_zone, week_start), window_tvf._known_columns(relation))) }}
 {% endmacro %}
 
 {% macro default__hop(relation, timecol, slide, size, offset=none, time_zone=none, week_start=none) %}

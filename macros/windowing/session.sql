@@ -6,7 +6,10 @@
     Flink runs SESSION in streaming mode only; this is the same result in batch.
 #}
 {% macro session(relation, timecol, gap, partition_by=none, time_zone=none) %}
-    {{ return(adapter.dispatch('session', 'window_tvf')(relation, timecol, gap, partition_by, time_zone)) }}
+    {%- set scope = window_tvf._batch_scope('session', [[relation, {'tvf': 'session', 'timecol': timecol, 'gap': gap,
+        'partition_by': partition_by, 'time_zone': time_zone}]]) -%}
+    {{ return(window_tvf._batch_windows(scope, adapter.dispatch('session', 'window_tvf')(
+        scope.relations[0], timecol, gap, partition_by, time_zone), window_tvf._known_columns(relation))) }}
 {% endmacro %}
 
 {% macro default__session(relation, timecol, gap, partition_by=none, time_zone=none) %}
@@ -27,6 +30,8 @@
     that overlap or touch merge. A gap that is NULL or not positive fails the query (Flink rejects it too).
 #}
 {% macro dynamic_session(relation, timecol, gap_ms, partition_by=none, time_zone=none) %}
+    {%- do window_tvf._not_in_microbatch('dynamic_session', "a gap computed per row leaves no bound on how far back "
+        ~ "a batch's sessions reach; use a session window with a fixed gap, or a table or incremental model") -%}
     {{ return(adapter.dispatch('dynamic_session', 'window_tvf')(relation, timecol, gap_ms, partition_by, time_zone)) }}
 {% endmacro %}
 

@@ -4,7 +4,10 @@
     fixed sizes as in Flink, and calendar sizes beyond it ('1 week', '1 month', '1 quarter', '1 year', 'N months').
 #}
 {% macro tumble(relation, timecol, size, offset=none, time_zone=none, week_start=none) %}
-    {{ return(adapter.dispatch('tumble', 'window_tvf')(relation, timecol, size, offset, time_zone, week_start)) }}
+    {%- set scope = window_tvf._batch_scope('tumble', [[relation, {'tvf': 'tumble', 'timecol': timecol, 'size': size,
+        'offset': offset, 'time_zone': time_zone, 'week_start': week_start}]]) -%}
+    {{ return(window_tvf._batch_windows(scope, adapter.dispatch('tumble', 'window_tvf')(
+        scope.relations[0], timecol, size, offset, time_zone, week_start), window_tvf._known_columns(relation))) }}
 {% endmacro %}
 
 {% macro default__tumble(relation, timecol, size, offset=none, time_zone=none, week_start=none) %}

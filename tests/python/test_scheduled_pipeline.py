@@ -39,7 +39,7 @@ os.environ.update(
 )
 
 from window_tvf_pipeline import dag_runs  # noqa: E402
-from window_tvf_pipeline.config import PIPELINE_TABLES, Settings  # noqa: E402
+from window_tvf_pipeline.config import MICROBATCH_SUFFIX, PIPELINE_TABLES, WINDOW_TABLES, Settings  # noqa: E402
 from window_tvf_pipeline.generate import write_landing  # noqa: E402
 from window_tvf_pipeline.landing import event_file, price_file  # noqa: E402
 
@@ -211,6 +211,26 @@ def test_rerun_of_an_interval_leaves_every_table_identical(first_three_intervals
     after = {table: contents(spark, table) for table in PIPELINE_TABLES}
     for table in PIPELINE_TABLES:
         assert after[table] == before[table], table
+
+
+def test_microbatch_mode_builds_the_same_windows(
+    first_three_intervals: dict, hourly: Any, spark: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The DAG's microbatch mode: interval 2 again, building the window tables' dbt microbatch twins
+    (models/order_pipeline/windows_microbatch) for the batches its events can change (--event-time-start
+    --event-time-end), checked by the same Great Expectations suites. Each twin holds its insert_overwrite table's
+    windows that are complete by the interval's end (window_time before 09:00), row for row."""
+    monkeypatch.setenv("WINDOW_TVF_WINDOW_MODELS", "microbatch")
+    outcome = dag_runs.run_interval(hourly, hour(2))
+    assert outcome.failed_tasks == [], outcome
+    assert len(outcome.passed_checks) == 9, outcome.passed_checks
+    differences = {}
+    for table in WINDOW_TABLES:
+        columns = ", ".join(spark.table(f"{SCHEMA}.{table}").columns)
+        expected = spark.sql(f"select {columns} from {SCHEMA}.{table} where window_time < '{hour(3).isoformat()}'")
+        twin = spark.sql(f"select {columns} from {SCHEMA}.{table}{MICROBATCH_SUFFIX}")
+        differences[table] = (expected.count() > 0, expected.exceptAll(twin).count(), twin.exceptAll(expected).count())
+    assert differences == {table: (True, 0, 0) for table in WINDOW_TABLES}
 
 
 def test_join_waits_for_the_price_snapshot(first_three_intervals: dict, hourly: Any, spark: Any) -> None:

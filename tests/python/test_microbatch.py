@@ -1,0 +1,198 @@
+"""window_tvf under dbt's microbatch strategy (tests/python/microbatch_project.py): every window kind, in UTC and in
+New York across its fall-back night, hourly and daily batches, built batch by batch and over a range, equals the
+same aggregation built as a table over all data, for the windows whose window_time lies in the batches built."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import microbatch_project as project
+from dbt_harness import run_dbt
+
+SCHEMA = project.SCHEMA
+
+
+def dbt(root: Path, *args: str) -> Any:
+    run = run_dbt(list(args), project_dir=root)
+    assert run.success, run.messages
+    return run
+
+
+def build_range(root: Path, selector: str, start: str, end: str) -> Any:
+    return dbt(root, "run", "--select", selector, "--event-time-start", start, "--event-time-end", end)
+
+
+def hours(start: str, end: str) -> list[str]:
+    from datetime import datetime, timedelta
+
+    first, last = datetime.fromisoformat(start), datetime.fromisoformat(end)
+    return [(first + timedelta(hours=n)).isoformat() for n in range(int((last - first).total_seconds() // 3600) + 1)]
+
+
+EXCLUDED = ["mb_retry_hop_1h_15m"]
+
+
+@pytest.fixture(scope="module")
+def microbatch_project(built, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The throw-away project, built: full tables, then the hourly microbatch models batch by batch for three hours
+    (one `dbt run` each, as an orchestrator passing its data interval does) and over the remaining range in one
+    run, and the daily ones over their range (the month-to-date cascade after the days it windows)."""
+    root = project.write(tmp_path_factory.mktemp("microbatch_project"))
+    dbt(root, "deps")
+    dbt(root, "seed")
+    dbt(root, "run", "--select", "stg_events", "full_*")
+    first, last = project.HOURLY
+    steps = hours(first, last)
+    for start, end in zip(steps[:3], steps[1:4]):
+        dbt(root, "run", "--select", "mb_*", "plain_hop_1h_15m", "--exclude", *EXCLUDED, "--event-time-start", start,
+            "--event-time-end", end)
+    dbt(root, "run", "--select", "mb_*", "plain_hop_1h_15m", "--exclude", *EXCLUDED, "--event-time-start", steps[3],
+        "--event-time-end", last)
+    build_range(root, "mbd_*", *project.DAILY)
+    return root
+
+
+def compare(spark: Any, full: str, built: str, start: str, end: str) -> tuple[int, int, int]:
+    """(rows of `full` whose window_time lies in [start, end), of them missing from `built`, rows `built` has beyond)."""
+    columns = ", ".join(spark.table(f"{SCHEMA}.{full}").columns)
+    expected = spark.sql(f"select {columns} from {SCHEMA}.{full} where window_time >= '{start}' and window_time < '{end}'")
+    actual = spark.sql(f"select {columns} from {SCHEMA}.{built}")
+    return expected.count(), expected.exceptAll(actual).count(), actual.exceptAll(expected).count()
+
+
+def all_pairs() -> list[tuple[str, str, tuple[str, str]]]:
+    pairs = []
+    for case in project.CASES:
+        if case.hourly:
+            pairs.append((f"full_{case.name}", f"mb_{case.name}", project.HOURLY))
+        if case.daily:
+            pairs.append((f"full_{case.name}", f"mbd_{case.name}", project.DAILY))
+    pairs += [
+        ("full_month_to_date_new_york", "mbd_month_to_date_new_york", project.DAILY),
+        ("full_hop_tvf", "mb_hop_tvf", project.HOURLY),
+        ("full_top_items", "mb_top_items", project.HOURLY),
+    ]
+    return pairs
+
+
+def test_every_window_kind_equals_the_full_build(microbatch_project: Path, spark: Any) -> None:
+    results = {built: compare(spark, full, built, *window) for full, built, window in all_pairs()}
+    assert {built: result[1:] for built, result in results.items()} == {built: (0, 0) for built in results}
+    assert all(result[0] > 0 for result in results.values()), results
+
+
+def test_a_session_across_four_batches_is_one_row(microbatch_project: Path, spark: Any) -> None:
+    rows = spark.sql(f"select window_start, window_end, orders from {SCHEMA}.mb_session_10m where user_id = 'u_long'").collect()
+    assert [tuple(row) for row in rows] == [
+        (project.datetime(2026, 11, 1, 1, 10), project.datetime(2026, 11, 1, 4, 29), 28),
+    ]
+    hours_spanned = spark.sql(f"select count(distinct date_trunc('HOUR', event_time)) from {SCHEMA}.stg_events "
+                              "where user_id = 'u_long'").collect()[0][0]
+    assert hours_spanned == 4
+
+
+def test_batches_add_the_partition_column_of_window_time(microbatch_project: Path, spark: Any) -> None:
+    off = spark.sql(f"""
+        select count(*) from {SCHEMA}.mb_hop_1h_15m
+        where window_hour != timestamp_micros(unix_micros(window_time) - pmod(unix_micros(window_time), 3600000000))
+    """).collect()[0][0]
+    partitions = spark.sql(f"show partitions {SCHEMA}.mb_hop_1h_15m").count()
+    daily = spark.sql(f"select count(*) from {SCHEMA}.mbd_session_10m where window_date != to_date(window_time)").collect()[0][0]
+    assert (off, partitions, daily) == (0, 10, 0)
+
+
+def test_plain_dbt_microbatch_cuts_windows_at_the_batch_start(microbatch_project: Path, spark: Any) -> None:
+    """Spark's window() over the batch dbt hands over: the same HOP, built the same way, without the package."""
+    columns = "window_start, window_end, item_id, orders, users"
+    window = project.HOURLY
+    expected = spark.sql(f"select {columns} from {SCHEMA}.full_hop_1h_15m "
+                         f"where window_time >= '{window[0]}' and window_time < '{window[1]}'")
+    plain = spark.sql(f"select {columns} from {SCHEMA}.plain_hop_1h_15m")
+    with_package = spark.sql(f"select {columns} from {SCHEMA}.mb_hop_1h_15m")
+    keys = ["window_start", "window_end", "item_id"]
+    assert expected.exceptAll(with_package).count() == 0
+    # 200 windows end in the ten batches; plain microbatch gets 142 of them wrong: 136 with too few orders or users
+    # (their rows before the batch start were filtered away), 6 missing; and it writes 14 windows ending after the
+    # last batch from that batch's rows alone (README, "dbt microbatch models").
+    outcome = (expected.count(), expected.exceptAll(plain).count(), expected.select(*keys).exceptAll(plain.select(*keys)).count(),
+               plain.count() - expected.count() + expected.select(*keys).exceptAll(plain.select(*keys)).count())
+    assert outcome == (200, 142, 6, 14), outcome
+
+
+def test_a_batch_reads_only_the_partitions_its_windows_need(microbatch_project: Path, spark: Any) -> None:
+    """From Spark's executed plans, batch [05:00, 06:00): the HOP reads event hours 04 and 05 (its windows start at
+    04:15 at the earliest), the 15-minute TUMBLE hour 05; New York's day from its local midnight (04:00Z) up to the
+    batch end plus the zone's offset spread (07:00Z): hours 04-06; the session from the earliest session that can end
+    in the batch (04:xx) up to the batch end plus 1 ms, which a session could still reach: hours 04-06."""
+    from window_tvf_pipeline.spark import last_execution_id, queries_since
+
+    mark = last_execution_id(spark)
+    build_range(microbatch_project, "mb_hop_1h_15m mb_tumble_15m mb_day_new_york mb_session_10m",
+                "2026-11-01T05:00:00", "2026-11-01T06:00:00")
+    reads = {}
+    for query in queries_since(spark, mark):
+        for scan in query.scans:
+            if scan.table.endswith("stg_events") and query.written_table:
+                assert "event_hour" in scan.partition_filters, scan
+                reads[query.written_table.split(".")[-1]] = scan.partitions_read
+    assert reads == {"mb_hop_1h_15m": 2, "mb_tumble_15m": 1, "mb_day_new_york": 3, "mb_session_10m": 3}
+
+
+def test_a_failed_batch_and_dbt_retry_give_the_full_build(microbatch_project: Path, spark: Any) -> None:
+    spark.sql(f"drop table if exists {SCHEMA}.retry_gate")
+    first = run_dbt(["run", "--select", "mb_retry_hop_1h_15m", "--event-time-start", project.HOURLY[0],
+                     "--event-time-end", project.HOURLY[1]], project_dir=microbatch_project)
+    assert not first.success
+    batches = first.result.results[0].batch_results
+    assert [start.hour for start, _ in batches.failed] == [3] and len(batches.successful) == 9
+    spark.sql(f"create table {SCHEMA}.retry_gate using parquet as select 1 as open")
+    retried = run_dbt(["retry"], project_dir=microbatch_project)
+    assert retried.success, retried.messages
+    assert compare(spark, "full_hop_1h_15m", "mb_retry_hop_1h_15m", *project.HOURLY)[1:] == (0, 0)
+
+
+@pytest.mark.parametrize(
+    "model, message",
+    [
+        ("wrong_partition", "window_tvf.window_aggregate: model wrong_partition is a microbatch model (batch_size 'hour') "
+         "partitioned by [\"window_date\"]: dbt-spark writes a batch with insert_overwrite"),
+        ("wrong_event_time", "window_tvf.window_aggregate: model wrong_event_time is a microbatch model (batch_size 'hour') "
+         "whose event_time is \"window_start\"; window_tvf assigns each window to the batch holding its window_time"),
+        ("wrong_count_window", "window_tvf.count_window: model wrong_count_window is a microbatch model "
+         "(incremental_strategy 'microbatch'); a count window numbers every row of its key from the first one"),
+    ],
+)
+def test_mistakes_fail_at_compile_time(microbatch_project: Path, model: str, message: str) -> None:
+    run = run_dbt(["run", "--select", model, "--event-time-start", "2026-11-01T01:00:00", "--event-time-end",
+                   "2026-11-01T02:00:00"], project_dir=microbatch_project)
+    assert not run.success
+    assert message in run.messages
+
+
+def test_rebuild_range_after_an_input_hour_changed(microbatch_project: Path, spark: Any) -> None:
+    """One input hour is corrected; the run-operation names the batches whose windows it changes; rebuilding those
+    gives the full build's rows again (the full tables rebuilt from the corrected input)."""
+    root = microbatch_project
+    (root / "seeds" / "events.csv").write_text(project._csv(project.changed_events()))
+    dbt(root, "seed")
+    dbt(root, "run", "--select", "stg_events", "full_*")
+    models = ["mb_hop_1h_15m", "mb_session_10m", "mb_day_new_york", "mb_cumulate_1h_1d"]
+    hour = project.CHANGED_HOUR
+    operation = dbt(root, "run-operation", "window_tvf.rebuild_range", "--args",
+                    "{models: [" + ", ".join(models) + "], changed_from: '" + hour.isoformat() + "', changed_to: '"
+                    + hour.replace(hour=hour.hour + 1).isoformat() + "'}")
+    command = next(line for line in operation.messages.splitlines() if line.startswith("dbt run --select"))
+    start, end = re.search(r"--event-time-start (\S+) --event-time-end (\S+)", command).groups()
+    # from 03:00 less New York's offset spread (an hour) and 1 ms: the batch of 01:00; the cumulate's day and New
+    # York's day reach into the next day.
+    assert start == "2026-11-01T01:00:00"
+    stale = {model: compare(spark, model.replace("mb_", "full_"), model, *project.HOURLY)[1] for model in models}
+    assert all(stale.values()), stale  # the correction changed every model's windows
+    build_range(root, " ".join(models), start, min(end, project.HOURLY[1]))
+    assert {model: compare(spark, model.replace("mb_", "full_"), model, *project.HOURLY)[1:] for model in models} == {
+        model: (0, 0) for model in models
+    }
