@@ -180,6 +180,13 @@ def files() -> dict[str, str]:
         "models/mb_retry_hop_1h_15m.sql": _microbatch("hour", "select * from (" + CASES[1].call() + ") as windows\n"
             "{% if model.batch and model.batch.id == '20261101T03' %}where exists (select 1 from "
             + SCHEMA + ".retry_gate){% endif %}"),
+        # Said once per run: a lookback shorter than the declared lateness; a CTE built on a ref() that dbt filtered.
+        "models/warn_lookback.sql": _microbatch("hour", "{{ window_tvf.window_aggregate(ref('stg_events'), "
+            "{'tvf': 'hop', 'timecol': 'event_time', 'slide': '15 minutes', 'size': '1 hour', "
+            "'allowed_lateness': '3 hours'}, 'item_id', {'orders': 'count(*)'}) }}", ", lookback=1"),
+        "models/warn_cte.sql": _microbatch("hour", "with events as (select * from {{ ref('stg_events') }})\n"
+            "{{ window_tvf.window_aggregate('events', {'tvf': 'hop', 'timecol': 'event_time', 'slide': '15 minutes', "
+            "'size': '1 hour'}, 'item_id', {'orders': 'count(*)'}) }}"),
         # Mistakes that must fail at compile time, naming the model and what to change.
         "models/wrong_partition.sql": _microbatch("hour", CASES[0].call()).replace("window_hour", "window_date"),
         "models/wrong_event_time.sql": _microbatch("hour", CASES[0].call()).replace("event_time='window_time'",

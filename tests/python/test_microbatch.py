@@ -173,14 +173,33 @@ def test_mistakes_fail_at_compile_time(microbatch_project: Path, model: str, mes
     assert message in run.messages
 
 
+def test_warnings_say_what_a_model_gives_up(microbatch_project: Path) -> None:
+    """In the first batch of a run only (two batches here): a lookback shorter than the spec's allowed_lateness, and
+    a CTE windowed in a batch that holds a ref() dbt filtered to the batch."""
+    run = build_range(microbatch_project, "warn_lookback warn_cte", "2026-11-01T01:00:00", "2026-11-01T03:00:00")
+    lookback, cte = (
+        "window_tvf.window_aggregate: model warn_lookback: lookback 1 x batch_size 'hour' recomputes, in a run without "
+        "--event-time-start, the windows of events that arrive at most 1 hour after their event time; allowed_lateness "
+        "\"3 hours\" admits events up to 3 hours late, so those that arrive between 1 hour and 3 hours after their "
+        "event time never reach their windows. Set lookback to at least 3, or run with --event-time-start/"
+        "--event-time-end covering them (`dbt run-operation window_tvf.rebuild_range` prints the range).",
+        "window_tvf.window_aggregate: model warn_cte windows the CTE \"events\" in a microbatch batch, and reads "
+        "stg_events, which dbt filters to the batch's own range wherever ref()/source() renders it: a CTE built on "
+        "that holds only the batch's rows, and windows reaching back across the batch start would lose rows. Pass "
+        "the ref() itself to the window macro, or build the CTE on ref(...).render() (the macro then reads what its "
+        "windows need from it).",
+    )
+    assert [sum(warning in line for line in run.log) for warning in (lookback, cte)] == [1, 1], run.messages
+
+
 def test_rebuild_range_after_an_input_hour_changed(microbatch_project: Path, spark: Any) -> None:
     """One input hour is corrected; the run-operation names the batches whose windows it changes; rebuilding those
     gives the full build's rows again (the full tables rebuilt from the corrected input)."""
     root = microbatch_project
     (root / "seeds" / "events.csv").write_text(project._csv(project.changed_events()))
-    dbt(root, "seed")
-    dbt(root, "run", "--select", "stg_events", "full_*")
     models = ["mb_hop_1h_15m", "mb_session_10m", "mb_day_new_york", "mb_cumulate_1h_1d"]
+    dbt(root, "seed")
+    dbt(root, "run", "--select", "stg_events", *[model.replace("mb_", "full_") for model in models])
     hour = project.CHANGED_HOUR
     operation = dbt(root, "run-operation", "window_tvf.rebuild_range", "--args",
                     "{models: [" + ", ".join(models) + "], changed_from: '" + hour.isoformat() + "', changed_to: '"
