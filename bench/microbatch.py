@@ -142,7 +142,7 @@ def main() -> int:
     batches: dict[str, list[float]] = {name: [] for name in MODELS}
 
     def on_event(event) -> None:
-        if event.info.name == "LogBatchResult" and event.data.status == "success":
+        if event.info.name == "LogBatchResult" and event.data.status not in ("error", "skipped"):
             model = event.data.description.rsplit(".", 1)[-1].removeprefix("mb_")
             batches[model].append(float(event.data.execution_time))
             print(f"  {model:<16} batch {event.data.batch_index:>3}/{event.data.total_batches}: "
