@@ -131,11 +131,14 @@ class Settings:
         return [self.window_table(table) for table in WRITTEN_TABLES]
 
     def microbatch_range(self, start: datetime, end: datetime) -> tuple[datetime, datetime]:
-        """The event-time range (dbt's --event-time-start/--event-time-end) whose batches an interval's on-time
+        """The event-time range (dbt's --event-time-start/--event-time-end) of the batches an interval's on-time
         events can change: every window holding an event has a window_time at or after it, less New York's offset
-        spread (an hour: its local days' and local-clock windows') and 1 ms; the windows that end after the
-        interval are not complete yet, and later intervals build them."""
-        return (start - self.lateness - timedelta(hours=1, milliseconds=1)).astimezone(timezone.utc), end.astimezone(timezone.utc)
+        spread (an hour: its local days' and local-clock windows') and 1 ms; up to the end of the day batch that holds
+        the interval's end (dbt builds whole batches: that day's windows as far as the events so far, as the
+        insert_overwrite tables hold them)."""
+        first = (start - self.lateness - timedelta(hours=1, milliseconds=1)).astimezone(timezone.utc)
+        last = end.astimezone(timezone.utc) - timedelta(microseconds=1)
+        return first, datetime.combine(last.date() + timedelta(days=1), datetime.min.time(), tzinfo=timezone.utc)
 
     @cached_property
     def lateness(self) -> timedelta:

@@ -47,22 +47,22 @@ class Checked:
     start: datetime
     end: datetime
     earliest: datetime  # interval start - allowed lateness: the earliest on-time event the interval can bring
-    # The DAG's mode (Settings.window_models): the microbatch twins hold only the windows complete by the interval's
-    # end (their window_time lies in a batch that was built); the insert_overwrite tables hold the open ones too.
+    # The DAG's mode (Settings.window_models). The microbatch twins hold the windows of the day batches built so far
+    # (window_time before `windows_until`); the insert_overwrite tables also those of later days (a local day
+    # that ends after midnight UTC).
     window_models: str = "incremental"
+    windows_until: datetime | None = None
 
     @classmethod
     def interval(cls, settings: Settings, start: datetime, end: datetime) -> Checked:
-        return cls(settings.schema, start, end, start - settings.lateness, settings.window_models)
+        until = settings.microbatch_range(start, end)[1] if settings.window_models == "microbatch" else None
+        return cls(settings.schema, start, end, start - settings.lateness, settings.window_models, until)
 
     def table(self, spark: Any, name: str) -> Any:
         """A pipeline table; a window table is the one the DAG's mode builds."""
         suffix = MICROBATCH_SUFFIX if self.window_models == "microbatch" and name in WINDOW_TABLES else ""
         return spark.table(f"{self.schema}.{name}{suffix}")
 
-    @property
-    def complete_only(self) -> bool:
-        return self.window_models == "microbatch"
 
     @property
     def arrivals(self) -> str:
@@ -115,8 +115,7 @@ def _recount(checked: Checked, spark: Any, table: str, size: int, slide: int) ->
         events.withColumn("copy", F.explode(F.sequence(F.lit(0), F.lit(size // slide - 1))))
         .withColumn("start_micros", last_start - F.col("copy").cast("long") * F.lit(slide).cast("long"))
         .where(F.col("start_micros") >= since_micros)
-        # the microbatch twins hold the windows complete by the interval's end
-        .where(F.lit(not checked.complete_only) | (F.col("start_micros") + F.lit(size) <= F.unix_micros(F.lit(checked.end))))
+        .where(F.lit(checked.windows_until is None) | (F.col("start_micros") + F.lit(size) <= F.unix_micros(F.lit(checked.windows_until))))
         .withColumn("window_start", F.timestamp_micros("start_micros"))
         .groupBy("window_start", "item_id")
         .agg(F.count("*").alias("recounted_orders"))
@@ -211,8 +210,8 @@ def _events_in_local_days(checked: Checked, spark: Any) -> Any:
     events = checked.table(spark, "int_order_events").where(checked.events_from(since)).select(
         "event_id", "item_id", "event_time"
     )
-    if checked.complete_only:  # the local days that ended by the interval's end
-        events = events.where(F.col("event_time") < F.lit(_last_local_midnight(checked.end)))
+    if checked.windows_until:  # the events of the local days whose window_time lies in a day batch built
+        events = events.where(F.col("event_time") < F.lit(_last_local_midnight(checked.windows_until)))
     days = (
         checked.table(spark, "fct_item_sales_daily_new_york")
         .where(checked.rewritten_dates)

@@ -219,7 +219,8 @@ def test_microbatch_mode_builds_the_same_windows(
     """The DAG's microbatch mode: interval 2 again, building the window tables' dbt microbatch twins
     (models/order_pipeline/windows_microbatch) for the batches its events can change (--event-time-start
     --event-time-end), checked by the same Great Expectations suites. Each twin holds its insert_overwrite table's
-    windows that are complete by the interval's end (window_time before 09:00), row for row."""
+    windows of the day batch built (window_time before midnight UTC: New York's day of November 1 ends at 05:00Z
+    on the 2nd, in the next batch), row for row."""
     monkeypatch.setenv("WINDOW_TVF_WINDOW_MODELS", "microbatch")
     outcome = dag_runs.run_interval(hourly, hour(2))
     assert outcome.failed_tasks == [], outcome
@@ -227,10 +228,12 @@ def test_microbatch_mode_builds_the_same_windows(
     differences = {}
     for table in WINDOW_TABLES:
         columns = ", ".join(spark.table(f"{SCHEMA}.{table}").columns)
-        expected = spark.sql(f"select {columns} from {SCHEMA}.{table} where window_time < '{hour(3).isoformat()}'")
+        expected = spark.sql(f"select {columns} from {SCHEMA}.{table} where window_time < '2026-11-02T00:00:00+00:00'")
         twin = spark.sql(f"select {columns} from {SCHEMA}.{table}{MICROBATCH_SUFFIX}")
         differences[table] = (expected.count() > 0, expected.exceptAll(twin).count(), twin.exceptAll(expected).count())
-    assert differences == {table: (True, 0, 0) for table in WINDOW_TABLES}
+    # New York's first local day here (November 1) ends in the batch of November 2, not built: those twins are empty.
+    local = {"fct_item_sales_daily_new_york", "fct_item_sales_month_to_date_new_york"}
+    assert differences == {table: (table not in local, 0, 0) for table in WINDOW_TABLES}
 
 
 def test_join_waits_for_the_price_snapshot(first_three_intervals: dict, hourly: Any, spark: Any) -> None:
