@@ -9,7 +9,7 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 REPO = Path(__file__).resolve().parents[1]
 CORES = 2  # local[2]: the per-core figures divide by this
@@ -115,13 +115,23 @@ def timed(spark, sql: str, repeats: int, timeout_s: int) -> float | None:
 def timed_together(spark, queries: dict[str, str | None], repeats: int, timeout_s: int) -> dict[str, float | None]:
     """Median seconds per query (None: not given, or passed timeout_s), running the queries in turn `repeats` times
     (each round runs every query once), so that none of them alone pays for a cold start or a busy moment."""
+    runs = timed_rounds(spark, queries, repeats, timeout_s)
+    return {name: statistics.median(runs[name]) if runs.get(name) else None for name in queries}
+
+
+def timed_rounds(spark, queries: dict[str, str | None], rounds: int, timeout_s: int,
+                 progress: Callable[[int, str, float | None], None] | None = None) -> dict[str, list[float] | None]:
+    """Every run's seconds per query given (None: a run passed timeout_s, and the query runs no more), the queries
+    run in turn `rounds` times (each round runs every query once); `progress(round, name, seconds)` after each run."""
     runs: dict[str, list[float] | None] = {name: [] for name, sql in queries.items() if sql}
-    for _ in range(repeats):
+    for round_number in range(1, rounds + 1):
         for name, sql in queries.items():
             if sql and runs[name] is not None:
                 seconds = _run_once(spark, sql, timeout_s)
                 runs[name] = None if seconds is None else [*runs[name], seconds]
-    return {name: statistics.median(runs[name]) if runs.get(name) else None for name in queries}
+                if progress:
+                    progress(round_number, name, seconds)
+    return runs
 
 
 def _run_once(spark, sql: str, timeout_s: int) -> float | None:
