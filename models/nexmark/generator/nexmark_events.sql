@@ -79,20 +79,14 @@
 {%- set states = ['AZ', 'CA', 'ID', 'OR', 'WA', 'WY'] -%}
 {%- set hot_channels = ['Google', 'Facebook', 'Baidu', 'Apple'] -%}
 {%- set channel_count, reusable_length = 10000, 2048 -%}
-{#- StringsGenerator.REUSABLE_EXTRA_STRING: extras are random substrings of one random string of letters. The
-    random strings of nextString (letters, 1 in 13 a space) are taken the same way from a second one: per-character
-    draws would need Spark's higher-order functions, which run interpreted and made the generator several times
-    slower. Both strings come from a 64-bit linear congruential generator of the seed and are inlined as bytes (a
-    substring of a binary is a slice). -#}
-{%- set lcg = namespace(state=(settings.seed | int) * 2654435761 + 1, extra=[], text=[]) -%}
+{#- StringsGenerator.REUSABLE_EXTRA_STRING: extras are random substrings of one random string of letters, here from
+    a 64-bit linear congruential generator of the seed, inlined as bytes (a substring of a binary is a slice). -#}
+{%- set lcg = namespace(state=(settings.seed | int) * 2654435761 + 1, extra=[]) -%}
 {%- for _ in range(reusable_length) -%}
     {%- set lcg.state = (lcg.state * 6364136223846793005 + 1442695040888963407) % 18446744073709551616 -%}
     {%- do lcg.extra.append('%02x' % (97 + (lcg.state // 8589934592) % 26)) -%}
-    {%- set lcg.state = (lcg.state * 6364136223846793005 + 1442695040888963407) % 18446744073709551616 -%}
-    {%- set letter = (lcg.state // 8589934592) % 338 -%}
-    {%- do lcg.text.append('20' if letter % 13 == 0 else '%02x' % (97 + letter // 13)) -%}
 {%- endfor -%}
-{%- set extra_source, string_source = lcg.extra | join(''), lcg.text | join('') -%}
+{%- set extra_source = lcg.extra | join('') -%}
 
 {#-
     SQL templates for the reference generator's random helpers (dbt does not let a model define macros); each draw
@@ -104,10 +98,28 @@
 {#- PriceGenerator.nextPrice: round(10 ^ (u * 6) * 100) with u uniform on [0, 1) (the hash's top 53 bits): 100 to
     100,000,000 cents, log-uniform -#}
 {%- set price = 'cast(round(pow(10, shiftrightunsigned(xxhash64(' ~ seed ~ ', event_id, {k}), 11) / 9007199254740992D * 6) * 100) as bigint)' -%}
-{#- StringsGenerator.nextString(maxLength, special): 3 to maxLength - 1 characters, each 'a'-'z' or, 1 time in 13,
-    `special` (a space, trimmed away at the ends) -#}
-{%- set random_string = "trim(translate(cast(substr(X'" ~ string_source ~ "', 1 + pmod(xxhash64(" ~ seed ~ ", {key}, {k}, 1), "
-    ~ (reusable_length - 100) ~ "), 3 + pmod(xxhash64(" ~ seed ~ ", {key}, {k}), {spread})) as string), ' ', '{special}'))" -%}
+{#- StringsGenerator.nextString(maxLength, special): a length from [3, maxLength) (drawn beforehand, as {length}),
+    then that many characters, each its own draw c from [0, 338): `special` when c is a multiple of 13 (1 in 13),
+    else the letter c div 13 ('a'-'z'); trimmed of spaces at both ends (Java's trim). c picks one character of a
+    338-character table; no draw is made past the length. Unrolled, one expression per character: Spark's
+    higher-order functions would run interpreted. -#}
+{%- set character_tables = {} -%}
+{%- for special in [' ', '_'] -%}
+    {%- set table = namespace(characters=[]) -%}
+    {%- for c in range(338) -%}
+        {%- do table.characters.append(special if c % 13 == 0 else 'abcdefghijklmnopqrstuvwxyz'[c // 13]) -%}
+    {%- endfor -%}
+    {%- do character_tables.update({special: table.characters | join('')}) -%}
+{%- endfor -%}
+{%- set random_strings = {} -%}
+{%- for max_length in [5, 7, 20, 100] -%}
+    {%- set characters = [] -%}
+    {%- for i in range(max_length - 1) -%}
+        {%- set character = "substr('{table}', 1 + pmod(xxhash64(" ~ seed ~ ", {key}, {k}, " ~ i ~ "), 338), 1)" -%}
+        {%- do characters.append(character if i < 3 else 'if({length} > ' ~ i ~ ', ' ~ character ~ ", '')") -%}
+    {%- endfor -%}
+    {%- do random_strings.update({max_length: 'trim(concat(' ~ characters | join(', ') ~ '))'}) -%}
+{%- endfor -%}
 {#- PersonGenerator.nextBase0PersonId: one of the last num_active_people people, or one of the next 10 -#}
 {%- set active_people = 'least(last_person + 1, ' ~ settings.num_active_people ~ ')' -%}
 {%- set random_person = '(last_person + 1 - ' ~ active_people ~ ' + pmod(xxhash64(' ~ seed ~ ', event_id, {k}), '
@@ -160,8 +172,9 @@ fields as (
             element_at(array('{{ first_names | join("', '") }}'), cast(1 + {{ draw.format(k=1, bound=first_names | length) }} as int)), ' ',
             element_at(array('{{ last_names | join("', '") }}'), cast(1 + {{ draw.format(k=2, bound=last_names | length) }} as int)))
         end as person_name,
-        case when event_type = 0 then concat({{ random_string.format(k=3, spread=4, special=' ', key='event_id') }}, '@', {{ random_string.format(k=4, spread=2, special=' ', key='event_id') }}, '.com') end
-            as person_email_address,
+        -- nextEmail: nextString(7) @ nextString(5) .com (the strings are spelled below, from these lengths)
+        case when event_type = 0 then 3 + {{ draw.format(k=3, bound=4) }} end as person_email_user_length,
+        case when event_type = 0 then 3 + {{ draw.format(k=4, bound=2) }} end as person_email_domain_length,
         case when event_type = 0 then concat_ws(' ',
             {%- for k in range(5, 9) %}
             lpad(cast({{ draw.format(k=k, bound=10000) }} as string), 4, '0'){{ ',' if not loop.last }}
@@ -175,8 +188,9 @@ fields as (
         -- AuctionGenerator.nextAuction: a hot seller (the first of the last batch of 100 people) with probability
         -- 1 - 1/hot_sellers_ratio, else a random active person
         case when event_type = 1 then last_auction + {{ first_auction_id }} end as auction_id,
-        case when event_type = 1 then {{ random_string.format(k=20, spread=17, special=' ', key='event_id') }} end as auction_item_name,
-        case when event_type = 1 then {{ random_string.format(k=21, spread=97, special=' ', key='event_id') }} end as auction_description,
+        -- nextString(20) and nextString(100) (spelled below)
+        case when event_type = 1 then 3 + {{ draw.format(k=20, bound=17) }} end as auction_item_name_length,
+        case when event_type = 1 then 3 + {{ draw.format(k=21, bound=97) }} end as auction_description_length,
         case when event_type = 1 then {{ price.format(k=22) }} end as auction_initial_bid,
         case when event_type = 1 then {{ price.format(k=23) }} end as auction_reserve_increment,
         -- expires: 1 + a draw from [0, 2 * horizon), horizon = time until num_in_flight_auctions more auctions
@@ -209,24 +223,55 @@ fields as (
     from positioned
 ),
 
--- BidGenerator's channels: 10,000 channels 'channel-<i>', each with a random URL (the same for all its bids: drawn
--- from the channel number), 9 in 10 of them tagged &channel_id=abs(Integer.reverse(i)) (Java's abs keeps
--- Integer.MIN_VALUE negative, as for channel 1); 4 hot channels with a URL each. Computed per bid: a join with a
--- channel table made the generator slower.
-channeled as (
+-- StringsGenerator.nextString, each character its own draw (the lengths are columns of their own, so that Spark
+-- computes each once, not once per character)
+spelled as (
     select
         fields.*,
+        case when event_type = 0 then concat(
+            {{ random_strings[7].format(key='event_id', k=3, length='person_email_user_length', table=character_tables[' ']) }},
+            '@',
+            {{ random_strings[5].format(key='event_id', k=4, length='person_email_domain_length', table=character_tables[' ']) }},
+            '.com'
+        ) end as person_email_address,
+        case when event_type = 1
+            then {{ random_strings[20].format(key='event_id', k=20, length='auction_item_name_length', table=character_tables[' ']) }}
+        end as auction_item_name,
+        case when event_type = 1
+            then {{ random_strings[100].format(key='event_id', k=21, length='auction_description_length', table=character_tables[' ']) }}
+        end as auction_description
+    from fields
+),
+
+-- BidGenerator's channels: 10,000 channels 'channel-<i>', each with a random URL (the same for all its bids: drawn
+-- from the channel number), 9 in 10 of them tagged &channel_id=abs(Integer.reverse(i)) (Java's abs keeps
+-- Integer.MIN_VALUE negative, as for channel 1); 4 hot channels with a URL each (keys 10,000 to 10,003). Made once
+-- per channel, as the reference's channel cache does, and looked up by each bid.
+channel_numbers as (
+    select
+        id as bid_channel_key,
+        cast(conv(reverse(lpad(bin(id), 32, '0')), 2, 10) as bigint) as reversed,
+        -- getBaseUrl: three nextString(5, '_')
+        {%- for k in range(60, 63) %}
+        3 + {{ channel_draw.format(k=k, bound=2) }} as url_part_length_{{ k }}{{ ',' if not loop.last }}
+        {%- endfor %}
+    from range(0, {{ channel_count + hot_channels | length }}, 1, 1) as numbers (id)
+),
+
+channels as (
+    select
+        bid_channel_key,
         case
-            when event_type != 2 then null
             when bid_channel_key >= {{ channel_count }}
                 then element_at(array('{{ hot_channels | join("', '") }}'), cast(bid_channel_key - {{ channel_count - 1 }} as int))
             else concat('channel-', bid_channel_key)
         end as bid_channel,
-        case when event_type = 2 then concat(
+        concat(
             'https://www.nexmark.com/',
-            {{ random_string.format(k=60, spread=2, special='_', key='bid_channel_key') }}, '/',
-            {{ random_string.format(k=61, spread=2, special='_', key='bid_channel_key') }}, '/',
-            {{ random_string.format(k=62, spread=2, special='_', key='bid_channel_key') }}, '/item.htm?query=1',
+            {%- for k in range(60, 63) %}
+            {{ random_strings[5].format(key='bid_channel_key', k=k, length='url_part_length_' ~ k, table=character_tables['_']) }},
+            '{{ '/' if not loop.last else '/item.htm?query=1' }}',
+            {%- endfor %}
             case when bid_channel_key < {{ channel_count }} and {{ channel_draw.format(k=63, bound=10) }} > 0
                 then concat('&channel_id=', cast(case
                     when reversed = 2147483648 then -2147483648
@@ -234,11 +279,18 @@ channeled as (
                 end as string))
                 else ''
             end
-        ) end as bid_url
-    from (
-        select *, cast(conv(reverse(lpad(bin(bid_channel_key), 32, '0')), 2, 10) as bigint) as reversed
-        from fields
-    ) as fields
+        ) as bid_url
+    from channel_numbers
+),
+
+-- each bid's channel, by a broadcast lookup that keeps the stream's order and partitioning
+channeled as (
+    select /*+ broadcast(channels) */
+        spelled.*,
+        channels.bid_channel,
+        channels.bid_url
+    from spelled
+    left join channels on spelled.bid_channel_key = channels.bid_channel_key
 ),
 
 -- StringsGenerator.nextExtra: padding so that an event's size averages avg_<kind>_byte_size, the fixed-size fields
