@@ -19,22 +19,27 @@
       row in the partition of the period in which it arrived and no row's time later than the end of that period,
       the recompute reads only the partitions that can hold those events, so a run's cost does not grow with
       history. Route rows that break the rule (event times from the future) elsewhere, as late rows.
+    - `input_window_size` (a window cascade): `relation` holds the windows of another aggregation, timed by their
+      window_time (or window_start), none longer than this on this window's clock. An interval's events change
+      input rows timed up to one input window before themselves (by window_start; by window_time, up to the zone's
+      offset spread), so the input rows count as late by allowed_lateness + input_window_size + the offset spread.
     Otherwise (first run, full refresh, no interval) it aggregates everything.
 
     `relation` holds the events to window: only those that are on time (the caller routes late ones elsewhere, or
     they would change final windows).
 -#}
 {% macro incremental_window_aggregate(relation, window, group_by, aggregates, interval_start, allowed_lateness,
-        strategy='auto', arrival_partition=none) %}
+        strategy='auto', arrival_partition=none, input_window_size=none) %}
     {%- do window_tvf._not_in_microbatch('incremental_window_aggregate', "dbt gives each batch its event-time range, "
         ~ "so use window_tvf.window_aggregate, which reads what the batch's windows need and keeps those whose "
         ~ "window_time lies in the batch (interval_start and allowed_lateness belong to insert_overwrite models)") -%}
     {{ return(adapter.dispatch('incremental_window_aggregate', 'window_tvf')(
-        relation, window, group_by, aggregates, interval_start, allowed_lateness, strategy, arrival_partition)) }}
+        relation, window, group_by, aggregates, interval_start, allowed_lateness, strategy, arrival_partition,
+        input_window_size)) }}
 {% endmacro %}
 
 {% macro default__incremental_window_aggregate(relation, window, group_by, aggregates, interval_start,
-        allowed_lateness, strategy='auto', arrival_partition=none) %}
+        allowed_lateness, strategy='auto', arrival_partition=none, input_window_size=none) %}
     {%- set name = 'incremental_window_aggregate' -%}
     {%- set spec = window_tvf._window_spec(window, name) -%}
     {%- set relation = window_tvf._relation(relation, name) -%}
@@ -44,6 +49,8 @@
             ~ "use tumble, hop, cumulate or session") }}
     {%- endif -%}
     {%- set arrival = window_tvf._arrival_partition(arrival_partition, name) -%}
+    {%- set input_span = 0 if input_window_size is none
+        else window_tvf._positive_duration(input_window_size, name, 'input_window_size') -%}
     {%- set has_interval = interval_start is not none and interval_start != '' -%}
     {#- Checked on every run, the first included, so a bad argument does not wait for the second run to fail. -#}
     {%- set earliest = window_tvf._earliest_on_time(interval_start, allowed_lateness, '0 seconds', name)
@@ -55,6 +62,11 @@
         {{ return(window_tvf._dated_windows('select * from ' ~ relation, aggregated)) }}
     {%- endif -%}
     {%- set bounds = window_tvf._recompute_bounds(spec, relation, earliest, name) -%}
+    {%- if input_span -%}
+        {#- input rows are windows: the earliest one an on-time event changes is timed an input window earlier -#}
+        {%- set earliest = earliest - modules.datetime.timedelta(microseconds=input_span + bounds.offset_spread) -%}
+        {%- set bounds = window_tvf._recompute_bounds(spec, relation, earliest, name) -%}
+    {%- endif -%}
     {%- set first_date = 'to_date(' ~ window_tvf._instant_literal(earliest - modules.datetime.timedelta(
         microseconds=bounds.offset_spread + 1000)) ~ ')' -%}
     {%- if spec.tvf == 'session' -%}

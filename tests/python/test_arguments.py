@@ -108,6 +108,20 @@ BAD_CALLS = [
         id="incremental-dynamic-session",
     ),
     pytest.param(
+        "incremental_window_aggregate(ref('stg_bid'), TUMBLE_10M, 'item', {'n': 'count(*)'}, "
+        "'2026-01-01T02:00:00Z', '2 hours', input_window_size='1 month')",
+        """window_tvf.incremental_window_aggregate: argument 'input_window_size' got "1 month"; months, quarters and"""
+        " years have no fixed length, and a fixed duration is needed here (up to weeks, e.g. '30 days')",
+        id="incremental-calendar-input-window-size",
+    ),
+    pytest.param(
+        "incremental_window_aggregate(ref('stg_bid'), TUMBLE_10M, 'item', {'n': 'count(*)'}, "
+        "'2026-01-01T02:00:00Z', '2 hours', input_window_size='0 days')",
+        """window_tvf.incremental_window_aggregate: argument 'input_window_size' got "0 days"; it must be a positive"""
+        " duration",
+        id="incremental-zero-input-window-size",
+    ),
+    pytest.param(
         "tumble(ref('stg_bid'), 'bidtime', '10 fortnights')",
         """window_tvf.tumble: argument 'size' got "10 fortnights"; unknown unit 'fortnights'""",
         id="unknown-unit",
