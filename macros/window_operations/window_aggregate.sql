@@ -9,21 +9,25 @@
     strategy:   'auto' (slices when every aggregate merges, and for tumble always; see slicing/slices.sql),
                 'slices' (the same, but an error when slicing is impossible) or 'rows' (assign rows to windows,
                 then GROUP BY)
+    keys:       sliced hop, cumulate and session windows: 'few' (many rows per key and slice: partial aggregation
+                before the shuffle), 'many' (about one row per key and slice: the rows shuffled once, by key) or
+                none (chosen from the relation's data when the model compiles; see slicing/shuffle.sql)
 #}
-{% macro window_aggregate(relation, window, group_by, aggregates, grouping=none, strategy='auto') %}
+{% macro window_aggregate(relation, window, group_by, aggregates, grouping=none, strategy='auto', keys=none) %}
     {%- set scope = window_tvf._batch_scope('window_aggregate', [[relation, window]]) -%}
     {{ return(window_tvf._batch_windows(scope, adapter.dispatch('window_aggregate', 'window_tvf')(
-        scope.relations[0], window, group_by, aggregates, grouping, strategy),
+        scope.relations[0], window, group_by, aggregates, grouping, strategy, keys),
         window_tvf._column_names(group_by, 'window_aggregate', 'group_by'))) }}
 {% endmacro %}
 
-{% macro default__window_aggregate(relation, window, group_by, aggregates, grouping=none, strategy='auto') %}
+{% macro default__window_aggregate(relation, window, group_by, aggregates, grouping=none, strategy='auto', keys=none) %}
+    {%- set key_count = window_tvf._key_count_argument(keys, 'window_aggregate') -%}
     {%- set keys = window_tvf._column_names(group_by, 'window_aggregate', 'group_by') -%}
     {%- set measures = window_tvf._aggregates(aggregates, 'window_aggregate') -%}
     {%- if strategy not in ('auto', 'slices', 'rows') -%}
         {{ window_tvf._argument_error('window_aggregate', 'strategy', strategy, "expected 'auto', 'slices' or 'rows'") }}
     {%- endif -%}
-    {%- set sliced = none if strategy == 'rows' else window_tvf._sliced_aggregate(relation, window, keys, measures, grouping) -%}
+    {%- set sliced = none if strategy == 'rows' else window_tvf._sliced_aggregate(relation, window, keys, measures, grouping, key_count) -%}
     {%- if sliced is not none -%}
         {{ return(sliced) }}
     {%- elif strategy == 'slices' -%}

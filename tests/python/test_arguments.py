@@ -316,6 +316,13 @@ BAD_CALLS = [
         id="unknown-strategy",
     ),
     pytest.param(
+        "window_aggregate(ref('stg_bid'), TUMBLE_10M, 'item', {'n': 'count(*)'}, keys=['item'])",
+        """window_tvf.window_aggregate: argument 'keys' got ["item"]; expected 'few' (many rows per key and slice: """
+        """aggregate partially before the shuffle), 'many' (a few rows per key and slice: shuffle the rows once, by """
+        """key) or none (chosen from the relation's data when the model compiles)""",
+        id="keys-not-few-or-many",
+    ),
+    pytest.param(
         "window_aggregate(ref('stg_bid'), {'tvf': 'hop', 'timecol': 'bidtime', 'slide': '5 minutes', 'size': '10 minutes'}, "
         "'item', {'n': 'count(distinct price)'}, strategy='slices')",
         """window_tvf.window_aggregate: argument 'strategy' got "slices"; slicing needs""",

@@ -135,3 +135,81 @@ def test_a_utc_session_reads_epoch_microseconds_with_unix_micros(built: DbtRun) 
     assert run.success, run.messages
     assert "unix_micros(cast(source_rows.bidtime as timestamp))" in run.result.results[0].node.compiled_code
     assert "timestampdiff" not in run.result.results[0].node.compiled_code
+
+
+SHUFFLE_SCHEMA = "window_tvf_shuffle"
+SHUFFLE_WINDOWS = {
+    "hop": "{'tvf': 'hop', 'timecol': 'ts', 'slide': '1 hour', 'size': '4 hours'}",
+    "cumulate": "{'tvf': 'cumulate', 'timecol': 'ts', 'step': '1 hour', 'size': '1 day'}",
+    "session": "{'tvf': 'session', 'timecol': 'ts', 'gap': '30 minutes', 'partition_by': 'event_key'}",
+}
+SHUFFLE_AGGREGATES = "{'events': 'count(*)', 'total': 'sum(amount)', 'low': 'min(amount)', 'mean': 'avg(amount)'}"
+
+
+def write_events(spark, name: str, keys: int) -> None:
+    """20,000 events over two days, `keys` keys (0: a key of its own per event), NULL keys and amounts among them."""
+    key = "concat('k', id)" if keys == 0 else f"concat('k', pmod(xxhash64(id, 1), {keys}))"
+    if not spark.catalog.databaseExists(SHUFFLE_SCHEMA):
+        spark.sql(f"create database {SHUFFLE_SCHEMA}")
+    spark.sql(f"drop table if exists {SHUFFLE_SCHEMA}.{name}")
+    spark.sql(f"""
+        create table {SHUFFLE_SCHEMA}.{name} using parquet as
+        select
+            case when id % 97 = 0 then null else {key} end as event_key,
+            timestamp_seconds(1704067200 + pmod(xxhash64(id, 2), 2 * 86400)) as ts,
+            case when id % 11 = 0 then null else cast(pmod(xxhash64(id, 3), 1000) as int) - 200 end as amount
+        from range(20000)
+    """)
+
+
+def compiled_aggregations(relation: str, **arguments: str) -> tuple[dict[str, str], list[str]]:
+    """Each of SHUFFLE_WINDOWS aggregated over `relation` (Jinja: a relation or a quoted CTE name), compiled in one
+    dbt invocation; and what dbt logged."""
+    extra = "".join(f", {name}={value}" for name, value in arguments.items())
+    calls = [f"{{{{ window_tvf.window_aggregate({relation}, {window}, 'event_key', {SHUFFLE_AGGREGATES}{extra}) }}}}"
+             for window in SHUFFLE_WINDOWS.values()]
+    run = run_dbt(["compile", "--quiet", "--inline", "\n;\n".join(calls)])
+    assert run.success, run.messages
+    return dict(zip(SHUFFLE_WINDOWS, run.result.results[0].node.compiled_code.split("\n;\n"))), run.log
+
+
+def table(name: str) -> str:
+    return f"api.Relation.create(schema='{SHUFFLE_SCHEMA}', identifier='{name}')"
+
+
+def test_keys_argument_names_the_slices_shuffle(built: DbtRun) -> None:
+    # 'many': the rows shuffled once by key; 'few': partial aggregation first (no distribute by), and a hop's slices
+    # copied into their windows instead of read ahead with lead()
+    (many, _), (few, _) = compiled_aggregations("'events'", keys="'many'"), compiled_aggregations("'events'", keys="'few'")
+    for kind in SHUFFLE_WINDOWS:
+        assert "distribute by event_key" in many[kind] and "distribute by" not in few[kind], kind
+    assert "lead(" not in few["hop"] and "group by event_key, window_start_position" in few["hop"]
+
+
+def test_the_shuffle_follows_the_rows_per_key_and_slice_read_at_compile_time(built: DbtRun, spark) -> None:
+    write_events(spark, "two_keys", 2)  # about 100 rows per key and hour in each of two files
+    write_events(spark, "own_keys", 0)  # one row per key
+    for name, shuffled in [("two_keys", False), ("own_keys", True)]:
+        plans, log = compiled_aggregations(table(name))
+        assert {kind: "distribute by event_key" in sql for kind, sql in plans.items()} == dict.fromkeys(plans, shuffled)
+        # read once per relation, keys and slice length in a model: hop and cumulate share their 1-hour slices
+        estimates = [line for line in log if "window_tvf: partial aggregation of" in line]
+        assert len(estimates) == 2 and all("20000 rows" in line for line in estimates), estimates
+
+
+def test_a_shuffle_chosen_at_compile_time_stays_exact_when_the_keys_change(built: DbtRun, spark) -> None:
+    # Compiled on two keys (partials) and run on a key per event, and the other way round: the rows equal the
+    # row path's on the data the query runs on.
+    for compiled_on, run_on in [(2, 0), (0, 2)]:
+        write_events(spark, "changing_keys", compiled_on)
+        (plans, _), (reference, _) = (compiled_aggregations(table("changing_keys")),
+                                      compiled_aggregations(table("changing_keys"), strategy="'rows'"))
+        assert all(("distribute by" in sql) is (compiled_on == 0) for sql in plans.values()), plans
+        write_events(spark, "changing_keys", run_on)
+        for kind in SHUFFLE_WINDOWS:
+            sliced, rows = f"({plans[kind]})", f"({reference[kind]})"
+            differences, windows = spark.sql(
+                f"select (select count(*) from ({sliced} except all {rows}) as extra) "
+                f"+ (select count(*) from ({rows} except all {sliced}) as missing), (select count(*) from {rows} as all_rows)"
+            ).first()
+            assert differences == 0 and windows > 0, (kind, compiled_on, run_on)

@@ -1,13 +1,14 @@
--- window_aggregate's sliced paths give exactly the rows of the row-assignment path (copy each row into every
--- window, then GROUP BY), for every mergeable aggregate, on 4000 generated events: NULL keys and NULL values,
--- times from 1969-12-30 to 1970-01-02 (before and after the epoch), hours 03:00-05:00 left empty (empty slices
--- inside windows), offsets, a hop size that is not a multiple of its slide, a hop with gaps, a day-long hop, long
--- hops on both hop paths (lead and block merges), and
--- cumulating and session windows (sessions over gap buckets, and over rows when an aggregate does not merge;
--- tumbling windows with aggregates that do not merge); tumble, hop and cumulate also on a timestamp_ntz copy of the time column; and
--- sessions without partition_by grouped by key: several keys share one session, whose bounds every group must
--- carry. Zoned and calendar windows: assert_sliced_calendar_aggregation_equals_row_assignment.sql (two queries
--- plan faster than one of twice the size).
+-- window_aggregate's sliced paths, with either shuffle (keys='few': partial aggregation before the shuffle;
+-- keys='many': the rows shuffled once by key), give exactly the rows of the row-assignment path (copy each row
+-- into every window, then GROUP BY), for every mergeable aggregate, on 4000 generated events: NULL keys and NULL
+-- values, times from 1969-12-30 to 1970-01-02 (before and after the epoch), hours 03:00-05:00 left empty (empty
+-- slices inside windows), offsets, a hop size that is not a multiple of its slide, a hop with gaps, a day-long hop,
+-- hops on every merge (the key's next slices with 'many', slices copied into windows with 'few', block merges for
+-- long ones with both), and cumulating and session windows (sessions over gap buckets, and over rows when an
+-- aggregate does not merge; tumbling windows with aggregates that do not merge); tumble, hop and cumulate also on a
+-- timestamp_ntz copy of the time column; and sessions without partition_by grouped by key: several keys share one
+-- session, whose bounds every group must carry. Zoned and calendar windows:
+-- assert_sliced_calendar_aggregation_equals_row_assignment.sql (two queries plan faster than one of twice the size).
 {%- set windows = [
     {'tvf': 'tumble', 'timecol': 'event_time', 'size': '10 minutes'},
     {'tvf': 'tumble', 'timecol': 'event_time', 'size': '1 day', 'offset': '-6 hours'},
@@ -59,23 +60,48 @@ hour_gaps as (
     select *, cast(event_time as timestamp_ntz) as event_time_ntz from events where hour(event_time) not in (3, 4)
 ),
 
-{% for strategy in ['slices', 'rows'] %}
-{{ strategy }}_results as (
-    {% for window in windows %}
-    select {{ 0 + loop.index }} as window_case, *
-    from ({{ window_tvf.window_aggregate('hour_gaps', window, 'event_key', aggregates, strategy=strategy) }}) as aggregated
-    union all
-    {% endfor %}
-    {% for window, case_aggregates in partial_cases %}
+{#-
+    Each case on the row path ('rows'), on the sliced path with the rows shuffled once by key ('many'), and with
+    partial aggregation before the shuffle ('few'), where that changes the SQL (not for tumble, nor for sessions
+    without partition keys or whose aggregates do not merge).
+-#}
+{%- set cases = [] %}
+{%- for window in windows %}{% do cases.append((loop.index, window, aggregates)) %}{% endfor %}
+{%- for window, case_aggregates in partial_cases %}
+{%- do cases.append((windows | length + loop.index, window, case_aggregates)) %}
+{%- endfor %}
+{%- set results, few_cases = {'rows': [], 'many': [], 'few': []}, [] %}
+{%- for case, window, case_aggregates in cases %}
+{%- set row_path = window_tvf.window_aggregate('hour_gaps', window, 'event_key', case_aggregates, strategy='rows') %}
+{%- set many = window_tvf.window_aggregate('hour_gaps', window, 'event_key', case_aggregates, strategy='slices', keys='many') %}
+{%- set few = window_tvf.window_aggregate('hour_gaps', window, 'event_key', case_aggregates, strategy='slices', keys='few') %}
+{%- for plan, sql in [('rows', row_path), ('many', many), ('few', few)] if plan != 'few' or few != many %}
+{%- set selected %}
     select
-        {{ windows | length + loop.index }} as window_case, window_start, window_end, window_time, event_key,
+        {{ case }} as window_case, window_start, window_end, window_time, event_key,
         {%- for name in aggregates %}
         {{ name if name in case_aggregates else 'null' }} as {{ name }}{{ ',' if not loop.last }}
         {%- endfor %}
-    from ({{ window_tvf.window_aggregate('hour_gaps', window, 'event_key', case_aggregates, strategy=strategy) }}) as aggregated
-    {% if not loop.last %}union all{% endif %}
-    {% endfor %}
-){{ ',' if loop.first }}
+    from ({{ sql }}) as aggregated
+{%- endset %}
+{%- do results[plan].append(selected) %}
+{%- endfor %}
+{%- if few != many %}{% do few_cases.append(case) %}{% endif %}
+{%- endfor %}
+
+{%- for plan in ['rows', 'many', 'few'] %}
+{{ plan }}_results as (
+    {{ results[plan] | join('\n    union all\n') }}
+),
 {% endfor %}
 
-{{ window_tvf.rowset_diff('slices_results', 'rows_results', columns) }}
+rows_with_few_cases as (
+    select * from rows_results where window_case in ({{ few_cases | join(', ') }})
+)
+
+{#- 'few' holds fewer cases: the row path's rows of its cases are its reference. -#}
+select 'many' as plan, differences.*
+from ({{ window_tvf.rowset_diff('many_results', 'rows_results', columns) }}) as differences
+union all
+select 'few' as plan, differences.*
+from ({{ window_tvf.rowset_diff('few_results', 'rows_with_few_cases', columns) }}) as differences

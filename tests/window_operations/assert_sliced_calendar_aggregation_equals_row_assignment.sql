@@ -1,8 +1,8 @@
--- window_aggregate's sliced paths give exactly the rows of the row-assignment path for windows on zones' wall
--- clocks and calendar windows (weeks, month-to-date, months, quarters, years), on 4000 generated events over
--- 2024-02-20 .. 2024-04-10 (month ends, a leap day, New York's DST change), NULL keys and values, every mergeable
--- aggregate, and sessions in a zone with and without partition_by. Fixed windows in UTC:
--- assert_sliced_aggregation_equals_row_assignment.sql.
+-- window_aggregate's sliced paths, with either shuffle (keys='few' and 'many'), give exactly the rows of the
+-- row-assignment path for windows on zones' wall clocks and calendar windows (weeks, month-to-date, months,
+-- quarters, years), on 4000 generated events over 2024-02-20 .. 2024-04-10 (month ends, a leap day, New York's DST
+-- change), NULL keys and values, every mergeable aggregate, and sessions in a zone with and without partition_by.
+-- Fixed windows in UTC: assert_sliced_aggregation_equals_row_assignment.sql.
 {%- set zoned_windows = [
     {'tvf': 'tumble', 'timecol': 'event_time', 'size': '1 day', 'time_zone': 'America/New_York'},
     {'tvf': 'tumble', 'timecol': 'event_time', 'size': '1 hour', 'offset': '15 minutes', 'time_zone': 'Australia/Lord_Howe'},
@@ -38,14 +38,36 @@ spring as (
     select *, cast(event_time as timestamp_ntz) as event_time_ntz from spring_events
 ),
 
-{% for strategy in ['slices', 'rows'] %}
-{{ strategy }}_results as (
-    {% for window in zoned_windows %}
-    select {{ 100 + loop.index }} as window_case, *
-    from ({{ window_tvf.window_aggregate('spring', window, 'event_key', aggregates, strategy=strategy) }}) as aggregated
-    {% if not loop.last %}union all{% endif %}
-    {% endfor %}
-){{ ',' if loop.first }}
+{#-
+    Each window on the row path, on the sliced path with the rows shuffled once by key ('many'), and with partial
+    aggregation before the shuffle ('few') where that changes the SQL (hop, cumulate, sessions with partition keys).
+-#}
+{%- set results, few_cases = {'rows': [], 'many': [], 'few': []}, [] %}
+{%- for window in zoned_windows %}
+{%- set case = 100 + loop.index %}
+{%- set plans = {'rows': window_tvf.window_aggregate('spring', window, 'event_key', aggregates, strategy='rows')} %}
+{%- for key_count in ['many', 'few'] %}
+{%- do plans.update({key_count: window_tvf.window_aggregate('spring', window, 'event_key', aggregates, strategy='slices',
+    keys=key_count)}) %}
+{%- endfor %}
+{%- if plans.few == plans.many %}{% do plans.pop('few') %}{% else %}{% do few_cases.append(case) %}{% endif %}
+{%- for plan, sql in plans.items() %}
+{%- do results[plan].append('select ' ~ case ~ ' as window_case, * from (' ~ sql ~ ') as aggregated') %}
+{%- endfor %}
+{%- endfor %}
+
+{%- for plan in ['rows', 'many', 'few'] %}
+{{ plan }}_results as (
+    {{ results[plan] | join('\nunion all\n') }}
+),
 {% endfor %}
 
-{{ window_tvf.rowset_diff('slices_results', 'rows_results', columns) }}
+rows_with_few_cases as (
+    select * from rows_results where window_case in ({{ few_cases | join(', ') }})
+)
+
+select 'many' as plan, differences.*
+from ({{ window_tvf.rowset_diff('many_results', 'rows_results', columns) }}) as differences
+union all
+select 'few' as plan, differences.*
+from ({{ window_tvf.rowset_diff('few_results', 'rows_with_few_cases', columns) }}) as differences

@@ -3,11 +3,12 @@
     gives every window that ends after a slice, up to the next non-empty slice of the period (or its end). Calendar
     periods work the same way: month-to-date by day slices by day, year-to-date by month by month.
 #}
-{% macro _cumulate_aggregate_sql(relation, spec, keys, plan, axis) %}
+{% macro _cumulate_aggregate_sql(relation, spec, keys, plan, axis, key_count) %}
     {%- set step_span, size_span = window_tvf._cumulate_spans(spec.step, spec.size, 'window_aggregate') -%}
     {%- set grid = window_tvf._grid(size_span, spec.get('offset'), spec.get('week_start'), 'window_aggregate') -%}
     {%- set step_grid = window_tvf._cumulate_step_grid(grid, step_span) -%}
     {%- set period = window_tvf._cumulate_period(grid, step_grid, 'slice_start') -%}
+    {%- set shuffle = window_tvf._slices_shuffle(relation, spec.timecol, keys, keys, axis, step_grid, key_count) -%}
     {%- set by_period = 'partition by ' ~ (keys + ['period_start']) | join(', ') -%}
     {%- set source -%}
         select
@@ -38,7 +39,8 @@
                         {{ period.start }} as period_start,
                         {{ period.end }} as period_end
                     from (
-                        {{ window_tvf._slices_sql(relation, spec.timecol, keys, plan, axis, step_grid, by_key=true) }}
+                        {{ window_tvf._slices_sql(relation, spec.timecol, keys, plan, axis, step_grid,
+                            shuffle_by=keys if shuffle == 'rows' else []) }}
                     ) as slices
                 ) as slices_in_periods
             ) as running

@@ -10,21 +10,25 @@
       so a window covers the tail of one block and the head of the next; running merges over each block (one
       ascending, one descending) give both parts of every window in linear time, for min/max as well as sums.
 #}
-{% macro _hop_aggregate_sql(relation, spec, keys, plan, axis) %}
+{% macro _hop_aggregate_sql(relation, spec, keys, plan, axis, key_count) %}
     {%- set slide_span, size_span = window_tvf._hop_spans(spec.slide, spec.size, 'window_aggregate') -%}
     {%- set grid = window_tvf._grid(slide_span, spec.get('offset'), spec.get('week_start'), 'window_aggregate') -%}
     {%- set size = size_span.months or size_span.micros -%}
     {%- set ns = namespace(a=grid.period, b=size) -%}
     {%- for _ in range(64) if ns.b != 0 -%}{%- set ns.a, ns.b = ns.b, ns.a % ns.b -%}{%- endfor -%}
     {%- set slice_grid = dict(grid, period=ns.a) -%}
-    {%- set slices = window_tvf._slices_sql(relation, spec.timecol, keys, plan, axis, slice_grid, by_key=true) -%}
+    {%- set shuffle = window_tvf._slices_shuffle(relation, spec.timecol, keys, keys, axis, slice_grid, key_count) -%}
+    {%- set slices = window_tvf._slices_sql(relation, spec.timecol, keys, plan, axis, slice_grid,
+        shuffle_by=keys if shuffle == 'rows' else []) -%}
     {#-
         The lead path reads (reach - 1) next slices per partial column and merges them once per window: its SQL and
         its work grow with reach x columns. Up to 160 lead values (1 day / 1 hour with 4 aggregates: 115) it is the
         faster path on every key distribution measured (docs/benchmarks.md); beyond, block merges.
     -#}
     {%- set reach = size // ns.a -%}
-    {%- if reach <= 32 and (reach - 1) * (window_tvf._partial_columns(plan) | length + 1) <= 160 -%}
+    {%- if shuffle == 'partials' and reach <= 32 -%}
+        {%- set merged = window_tvf._hop_slice_copies_sql(slices, keys, plan, axis, grid, size) -%}
+    {%- elif reach <= 32 and (reach - 1) * (window_tvf._partial_columns(plan) | length + 1) <= 160 -%}
         {%- set merged = window_tvf._hop_following_slices_sql(slices, keys, plan, axis, grid, size, reach) -%}
     {%- else -%}
         {%- set merged = window_tvf._hop_block_merge_sql(slices, keys, plan, axis, grid, size) -%}
@@ -80,6 +84,29 @@
             window window_tvf__by_key as ({{ by_key }}order by slice_start)
         ) as neighbours
     ) as windows
+{%- endmacro %}
+
+
+{#-
+    Each slice copied into the windows that cover it (those starting after slice_start - size, up to slice_start),
+    then one GROUP BY per window: with few keys there are few slices, so their copies are fewer than the rows.
+-#}
+{% macro _hop_slice_copies_sql(slices, keys, plan, axis, grid, size) %}
+    select
+        {% for key in keys %}{{ key }}, {% endfor -%}
+        window_start_position
+        {{- window_tvf._merged_like(axis) }},
+        {%- for column, partial, merge in window_tvf._partial_columns(plan) %}
+        {{ merge }}({{ column }}) as {{ column }}{{ ',' if not loop.last }}
+        {%- endfor %}
+    from (
+        select
+            slices.*,
+            explode({{ window_tvf._grid_points_between('slice_start - ' ~ size, 'slice_start', grid.period, grid.offset) }})
+                as window_start_position
+        from ({{ slices }}) as slices
+    ) as copies
+    group by {% for key in keys %}{{ key }}, {% endfor %}window_start_position
 {%- endmacro %}
 
 

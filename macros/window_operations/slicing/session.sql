@@ -6,7 +6,7 @@
     partition keys, several groups share one session, so the bounds are taken over the session's groups (a window
     over the grouped rows, which are far fewer than the input rows).
 -#}
-{% macro _session_aggregate_sql(relation, spec, keys, measures, axis) %}
+{% macro _session_aggregate_sql(relation, spec, keys, measures, axis, key_count) %}
     {%- set gap = window_tvf._positive_duration(spec.gap, 'window_aggregate', 'gap') -%}
     {%- set partition_keys = window_tvf._column_names(spec.get('partition_by'), 'window_aggregate', 'partition_by') -%}
     {%- set extra_keys = keys | reject('in', partition_keys) | list -%}
@@ -33,8 +33,11 @@
         -#}
         {%- set span = {'partials': [('window_tvf__time', 'min(window_tvf__position)', 'min'),
             ('window_tvf__row_end', 'max(window_tvf__position) + ' ~ gap, 'max')]} -%}
+        {%- set bucket_grid = {'unit': 'micros', 'period': gap, 'offset': 0} -%}
+        {%- set shuffle = window_tvf._slices_shuffle(relation, spec.timecol, partition_keys + extra_keys, partition_keys,
+            axis, bucket_grid, key_count) -%}
         {%- set buckets = window_tvf._slices_sql(relation, spec.timecol, partition_keys + extra_keys, plan + [span], axis,
-            {'unit': 'micros', 'period': gap, 'offset': 0}, by_key=partition_keys) -%}
+            bucket_grid, shuffle_by=partition_keys if shuffle == 'rows' else []) -%}
         {%- set numbered = window_tvf._session_numbers(buckets, partition_keys) -%}
         {%- set like = 'min(window_tvf__like)' -%}
         {%- for column, partial, merge in window_tvf._partial_columns(plan) -%}

@@ -10,8 +10,12 @@
     made once per window at the end (_sliced_output).
 #}
 
-{#- The sliced SQL for this aggregation, or none when it needs the row path. -#}
-{% macro _sliced_aggregate(relation, window, keys, measures, grouping) %}
+{#-
+    The sliced SQL for this aggregation, or none when it needs the row path. `key_count`: window_aggregate's `keys`
+    argument ('few', 'many' or none), from which hop, cumulate and session choose how slices are shuffled
+    (shuffle.sql).
+-#}
+{% macro _sliced_aggregate(relation, window, keys, measures, grouping, key_count=none) %}
     {%- if window is none or grouping is not none -%}{{ return(none) }}{%- endif -%}
     {%- set spec = window_tvf._window_spec(window, 'window_aggregate') -%}
     {%- set plan = window_tvf._merge_plan(measures) -%}
@@ -31,24 +35,26 @@
     {%- do window_tvf._check_columns(relation, 'window_aggregate', timecol, {'group_by': keys, 'partition_by': partition_keys},
         window_columns=[]) -%}
     {%- set axis = window_tvf._time_axis(relation, timecol, spec.get('time_zone'), 'window_aggregate') -%}
-    {%- if spec.tvf == 'session' -%}
-        {{ return(window_tvf._session_aggregate_sql(relation, spec, keys, measures, axis)) }}
+    {%- if spec.tvf == 'tumble' -%}
+        {{ return(window_tvf._tumble_aggregate_sql(relation, spec, keys, plan, axis)) }}
     {%- endif -%}
-    {{ return({'tumble': window_tvf._tumble_aggregate_sql, 'hop': window_tvf._hop_aggregate_sql,
-        'cumulate': window_tvf._cumulate_aggregate_sql}[spec.tvf](relation, spec, keys, plan, axis)) }}
+    {%- if spec.tvf == 'session' -%}
+        {{ return(window_tvf._session_aggregate_sql(relation, spec, keys, measures, axis, key_count)) }}
+    {%- endif -%}
+    {{ return({'hop': window_tvf._hop_aggregate_sql, 'cumulate': window_tvf._cumulate_aggregate_sql}[spec.tvf](
+        relation, spec, keys, plan, axis, key_count)) }}
 {% endmacro %}
 
 
 {#-
     Partial results per (keys, slice): rows grouped by the start of their cell on `grid` (`slice_start`, in the
     grid's unit). When the time column's type is unknown at compile time, the slice's earliest time
-    (`window_tvf__like`) carries it to window_time. `by_key`: the rows are first shuffled by the keys alone, for a
-    merge that then runs over each key's slices in order (a window partitioned by the keys): the grouping and that
-    window share this one shuffle instead of one each (partial aggregation before the shuffle is given up; with
-    sparse slices it saves little, and the second shuffle and sort cost more). `by_key` may also name the columns
-    to shuffle by (a subset of the keys: a session's partition keys); an empty list shuffles nothing.
+    (`window_tvf__like`) carries it to window_time. `shuffle_by`: the columns the raw rows are first shuffled by
+    (the keys, or a session's partition keys), for a merge that then runs over each key's slices in order (a window
+    partitioned by them): the grouping and that window share this one shuffle, and the partial aggregation before
+    it is given up (shuffle.sql chooses). Empty: Spark aggregates partially before its shuffle by key and slice.
 -#}
-{% macro _slices_sql(relation, timecol, keys, plan, axis, grid, by_key=false) %}
+{% macro _slices_sql(relation, timecol, keys, plan, axis, grid, shuffle_by=[]) %}
     select
         {% for key in keys %}{{ key }}, {% endfor -%}
         slice_start,
@@ -64,9 +70,8 @@
             {{ window_tvf._grid_cell_start(grid, 'window_tvf__position') }} as slice_start
         from (
             {{ window_tvf._positioned_rows(relation, timecol, axis, grid) }}
-            {%- set spread = keys if by_key is sameas true else (by_key or []) %}
-            {%- if spread %}
-            distribute by {{ spread | join(', ') }}
+            {%- if shuffle_by %}
+            distribute by {{ shuffle_by | join(', ') }}
             {%- endif %}
         ) as positioned
     ) as sliced_rows
