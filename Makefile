@@ -34,9 +34,9 @@ test: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/pytest
 
-# The window aggregation benchmark (about 22 minutes: three key distributions, 3 M and 10 M rows): prints a table and
-# writes docs/benchmarks.md; then local time and calendar windows against their UTC twins (bench-time-zones, about
-# 3 minutes, its own section of the same doc).
+# The window aggregation benchmark (about 30 minutes, estimated: three key distributions, 3 M and 10 M rows, both
+# shuffles of the sliced path per cell): prints a table and writes docs/benchmarks.md; then local time and calendar
+# windows against their UTC twins (bench-time-zones, about 3 minutes, its own section of the same doc).
 bench: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/python bench/window_aggregation.py

@@ -78,15 +78,20 @@ class BenchSpark:
         logger.propagate = False
 
 
-def dbt(args: list[str], log_path: Path | None = None, project_dir: Path = REPO, callbacks: list | None = None) -> Any:
+def dbt(args: list[str], log_path: Path | None = None, project_dir: Path = REPO, callbacks: list | None = None,
+        messages: list[str] | None = None) -> Any:
     """`dbt <args>` in this process, quiet (its log file: log_path, default ./logs), on this project or another
-    (`project_dir`, whose profiles.yml is beside it); `callbacks` receive dbt's events. Returns its result, raises
-    naming what failed."""
+    (`project_dir`, whose profiles.yml is beside it); `callbacks` receive dbt's events, `messages` what window_tvf's
+    macros log (e.g. the slices' shuffle estimate). Returns its result, raises naming what failed."""
     from dbt.cli.main import dbtRunner
+
+    def collect(event: Any) -> None:
+        if messages is not None and event.info.msg.startswith("window_tvf:"):
+            messages.append(event.info.msg)
 
     # nothing on the terminal (not even the compiled SQL `dbt compile --quiet` shows); errors come back raised
     logging = ["--log-level", "none", "--log-level-file", "info", *(["--log-path", str(log_path)] if log_path else [])]
-    outcome = dbtRunner(callbacks=callbacks or []).invoke(
+    outcome = dbtRunner(callbacks=[collect, *(callbacks or [])]).invoke(
         [*args, *logging, "--project-dir", str(project_dir), "--profiles-dir", str(project_dir)])
     if not outcome.success:
         failed = [f"{r.node.name}: {r.message}" for r in getattr(outcome.result, "results", None) or []
@@ -95,9 +100,9 @@ def dbt(args: list[str], log_path: Path | None = None, project_dir: Path = REPO,
     return outcome.result
 
 
-def compile_inline(sql: str, log_path: Path | None = None) -> str:
-    """The SQL that dbt compiles `sql` (Jinja, e.g. a macro call) to."""
-    return dbt(["compile", "--inline", sql], log_path).results[0].node.compiled_code
+def compile_inline(sql: str, log_path: Path | None = None, messages: list[str] | None = None) -> str:
+    """The SQL that dbt compiles `sql` (Jinja, e.g. a macro call) to; `messages` as for dbt()."""
+    return dbt(["compile", "--inline", sql], log_path, messages=messages).results[0].node.compiled_code
 
 
 def timed(spark, sql: str, repeats: int, timeout_s: int) -> float | None:

@@ -1,10 +1,12 @@
 {#
-    Hopping windows: partial results per slice of gcd(size, slide), merged into the windows that cover them. Each
-    window is made once, at its first non-empty slice (its start lies after the key's previous non-empty slice and
-    at most one size before this one), never by copying slices into windows through a shuffle:
-    - following slices (a window spans at most 32 slices, and at most 160 lead values are read): the rows are
-      shuffled once, by key; the key's next slices are read with lead() in the one pass that sorts its slices, and
-      each window merges this slice with those of its next slices that start before the window ends;
+    Hopping windows: partial results per slice of gcd(size, slide), merged into the windows that cover them, in one
+    of three ways (the shuffle, 'partials' or 'rows', is chosen in shuffle.sql):
+    - slice copies ('partials', a window spans at most 32 slices): the rows were aggregated partially before the
+      shuffle, so slices are few; each is copied into the windows that cover it, then grouped once per window;
+    - following slices ('rows', at most 32 slices and 160 lead values read): the rows are shuffled once, by key; each
+      window is made once, at its first non-empty slice (its start lies after the key's previous non-empty slice and
+      at most one size before this one); the key's next slices are read with lead() in the one pass that sorts its
+      slices, and each window merges this slice with those of its next slices that start before the window ends;
     - block merges (larger overlaps, e.g. 1 day / 1 minute: 1440 windows per slice): windows are listed once, at
       their first non-empty slice, and merged with the van Herk/Gil-Werman block split: blocks of one window size,
       so a window covers the tail of one block and the head of the next; running merges over each block (one
@@ -23,7 +25,8 @@
     {#-
         The lead path reads (reach - 1) next slices per partial column and merges them once per window: its SQL and
         its work grow with reach x columns. Up to 160 lead values (1 day / 1 hour with 4 aggregates: 115) it is the
-        faster path on every key distribution measured (docs/benchmarks.md); beyond, block merges.
+        faster path for rows shuffled by key on every key distribution measured (docs/benchmarks.md); beyond, block
+        merges. Slice copies grow with reach x slices, which partial aggregation keeps few.
     -#}
     {%- set reach = size // ns.a -%}
     {%- if shuffle == 'partials' and reach <= 32 -%}
@@ -92,6 +95,20 @@
     then one GROUP BY per window: with few keys there are few slices, so their copies are fewer than the rows.
 -#}
 {% macro _hop_slice_copies_sql(slices, keys, plan, axis, grid, size) %}
+    {%- set copies -%}
+        (
+            select
+                slices.*,
+                explode({{ window_tvf._grid_points_between('slice_start - ' ~ size, 'slice_start', grid.period, grid.offset) }})
+                    as window_start_position
+            from ({{ slices }}) as slices
+        ) as copies
+    {%- endset -%}
+    {{ return(window_tvf._hop_merge_by_window(copies, keys, plan, axis)) }}
+{% endmacro %}
+
+{#- Partial rows of `source` (a FROM item with window_start_position) merged into one row per key and window. -#}
+{% macro _hop_merge_by_window(source, keys, plan, axis, condition=none) %}
     select
         {% for key in keys %}{{ key }}, {% endfor -%}
         window_start_position
@@ -99,13 +116,10 @@
         {%- for column, partial, merge in window_tvf._partial_columns(plan) %}
         {{ merge }}({{ column }}) as {{ column }}{{ ',' if not loop.last }}
         {%- endfor %}
-    from (
-        select
-            slices.*,
-            explode({{ window_tvf._grid_points_between('slice_start - ' ~ size, 'slice_start', grid.period, grid.offset) }})
-                as window_start_position
-        from ({{ slices }}) as slices
-    ) as copies
+    from {{ source }}
+    {%- if condition %}
+    where {{ condition }}
+    {%- endif %}
     group by {% for key in keys %}{{ key }}, {% endfor %}window_start_position
 {%- endmacro %}
 
@@ -183,16 +197,7 @@ window_tvf__parts as (
     from window_tvf__stream
 )
 
-select
-    {% for key in keys %}{{ key }}, {% endfor -%}
-    window_start_position
-    {{- window_tvf._merged_like(axis) }},
-    {%- for column, partial, merge in window_tvf._partial_columns(plan) %}
-    {{ merge }}({{ column }}) as {{ column }}{{ ',' if not loop.last }}
-    {%- endfor %}
-from window_tvf__parts
-where window_start_position is not null
-group by {% for key in keys %}{{ key }}, {% endfor %}window_start_position
+{{ window_tvf._hop_merge_by_window('window_tvf__parts', keys, plan, axis, 'window_start_position is not null') }}
 {%- endmacro %}
 
 {#- Floor division on the grid offset + k * period: which block of one window size `position` falls in. -#}
