@@ -106,33 +106,31 @@
     {{ return(cache[cache_key]) }}
 {% endmacro %}
 
-{#- The relation's rows and input partitions; reads no column. -#}
+{#- The relation's rows and input partitions (the highest partition number + 1); reads no column. -#}
 {% macro _partition_count_sql(relation) %}
-    select count(*), count(distinct window_tvf__partition)
+    select count(*), max(window_tvf__partition) + 1
     from (select spark_partition_id() as window_tvf__partition from {{ relation }}) as partitioned
 {%- endmacro %}
 
 {#-
     Among the first `sample` rows with a time: the partial rows (distinct input partition, keys and slice), those
-    first seen in the first half of the sample, and the rows read.
+    seen in the first half of the sample, and the rows read. The LIMIT leaves one partition: counted there, with no
+    shuffle of its own.
 -#}
 {% macro _partial_sample_sql(relation, timecol, keys, axis, grid, sample) %}
     select
-        count(*) as partial_rows,
-        count_if(first_row < {{ sample // 2 }}) as first_half_partial_rows,
-        sum(sampled_rows) as sampled_rows
+        size(array_distinct(collect_list(window_tvf__group))) as partial_rows,
+        size(array_distinct(collect_list(if(window_tvf__row < {{ sample // 2 }}, window_tvf__group, null))))
+            as first_half_partial_rows,
+        count(*) as sampled_rows
     from (
-        select window_tvf__group, min(window_tvf__row) as first_row, count(*) as sampled_rows
+        select window_tvf__group, monotonically_increasing_id() as window_tvf__row
         from (
-            select window_tvf__group, monotonically_increasing_id() as window_tvf__row
-            from (
-                select
-                    xxhash64(spark_partition_id(), {% for key in keys %}{{ key }}, {% endfor -%}
-                        {{ window_tvf._grid_cell_start(grid, 'window_tvf__position') }}) as window_tvf__group
-                from ({{ window_tvf._positioned_rows(relation, timecol, axis, grid) }}) as positioned
-                limit {{ sample }}
-            ) as sampled
-        ) as numbered
-        group by window_tvf__group
-    ) as partial_groups
+            select
+                xxhash64(spark_partition_id(), {% for key in keys %}{{ key }}, {% endfor -%}
+                    {{ window_tvf._grid_cell_start(grid, 'window_tvf__position') }}) as window_tvf__group
+            from ({{ window_tvf._positioned_rows(relation, timecol, axis, grid) }}) as positioned
+            limit {{ sample }}
+        ) as sampled
+    ) as numbered
 {%- endmacro %}
