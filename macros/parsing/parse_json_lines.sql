@@ -73,6 +73,15 @@
 
     {{ window_tvf._json_field_stages(specs) }}
 
+    {{ window_tvf._json_result(specs, reason) }}
+{%- endmacro %}
+
+
+{#-
+    The output: the relation's columns, each field's value where the line has no problem, and the first problem's
+    code with every problem's message (parse_json_lines__problems: the line's, then each field's in order).
+-#}
+{% macro _json_result(specs, reason) %}
     select
         parse_json_lines__source.*,
         {%- for spec in specs %}
@@ -97,7 +106,6 @@
         from parse_json_lines__problems
     ) as parse_json_lines__checked
 {%- endmacro %}
-
 
 {#- The message column's name: the reason column's, with _message (reason_message). -#}
 {% macro _json_message_column(reason) %}

@@ -26,18 +26,27 @@
             _metadata.file_block_start as split_start,
             monotonically_increasing_id() as position_in_split
         from text.`{{ path | replace('`', '``') }}`
+        {%- if not loop.last %}
         union all
-        {%- endfor %}
+        {%- endif %}
+        {%- else %}
         select
             cast(null as string) as line,
             cast(null as string) as source_file,
             cast(null as bigint) as split_start,
             cast(null as bigint) as position_in_split
         where false
+        {%- endfor %}
     ),
 
     text_file_lines__files as (
-        select explode(cast(array({% for path in paths %}{{ window_tvf._sql_literal(path) }}{{ ', ' if not loop.last }}{% endfor %}) as array<string>)) as source_file
+        {%- if paths %}
+        select source_file
+        from values {% for path in paths %}({{ window_tvf._sql_literal(path) }}){{ ', ' if not loop.last }}{% endfor %} as listed (source_file)
+        {%- else %}
+        select cast(null as string) as source_file
+        where false
+        {%- endif %}
     )
 
     select

@@ -22,8 +22,9 @@ INTEGER_BITS = {"tinyint": 7, "smallint": 15, "int": 31, "integer": 31, "bigint"
 
 def file_lines(data: bytes) -> list[bytes]:
     """A file's lines as Hadoop's line reader (Spark's text source) splits them: at \\n, \\r\\n or \\r; a break at
-    the very end does not start another line."""
-    lines = LINE_BREAK.split(data)
+    the very end does not start another line; a UTF-8 byte order mark at the very start of the file is the file's
+    encoding mark, not part of its first line."""
+    lines = LINE_BREAK.split(data.removeprefix(b"\xef\xbb\xbf"))
     return lines[:-1] if lines[-1] == b"" else lines
 
 
