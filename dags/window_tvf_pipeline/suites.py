@@ -170,13 +170,15 @@ def _accounting(checked: Checked, spark: Any) -> Any:
 def _duplicate(checked: Checked) -> str:
     """A valid landing line (`line`) that int_order_events did not keep, while it kept another line of the same
     event_id that arrived within the deduplication TTL before it (in an arrival hour after arrival_hour - TTL, up to
-    its own). Reads int_order_events' partitions from the interval's start - TTL on only."""
+    its own). Reads int_order_events' partitions from the interval's start - TTL on only (the bounds are literals,
+    so that Spark prunes partitions: a correlated condition alone would read them all)."""
     ttl = duration(checked.deduplication_ttl)
     kept = f"{checked.schema}.int_order_events as kept"
     return (
         f"line.reason is null "
         f"and not exists (select 1 from {kept} where kept.arrival_hour = line.arrival_hour "
-        f"and kept.source_file = line.source_file and kept.line_number = line.line_number) "
+        f"and kept.source_file = line.source_file and kept.line_number = line.line_number "
+        f"and kept.arrival_hour >= {timestamp_literal(checked.start)} and kept.arrival_hour < {timestamp_literal(checked.end)}) "
         f"and exists (select 1 from {kept} where kept.event_id = line.event_id "
         f"and kept.arrival_hour <= line.arrival_hour "
         f"and kept.arrival_hour > line.arrival_hour - interval '{ttl.total_seconds():.0f}' second "

@@ -96,9 +96,10 @@
 
 {#-
     The CTEs after parse_json_lines__pairs, the last one parse_json_lines__problems: per field i, its value as
-    written (parse_json_lines__field_i: how often its key occurs, the value's text, a string's value unescaped), the
-    value's JSON kind, for numbers the digits and exponent of the number as written, the typed candidate (NULL when
-    the column cannot hold the value) and the problem (NULL, or the reason code and message).
+    written (parse_json_lines__field_i: how often its key occurs, the value's text, a string's value unescaped; a
+    NULL count for a line that is no JSON object), the value's JSON kind, the value as shown in messages, for
+    numbers the digits and exponent of the number as written, the typed candidate (NULL when the column cannot
+    hold the value) and the problem (NULL, or the reason code and message).
 -#}
 {% macro _json_field_stages(specs) %}
     parse_json_lines__fields as (
@@ -106,7 +107,7 @@
             *
             {%- for spec in specs %},
             named_struct(
-                'count', coalesce(size({{ window_tvf._json_occurrences(spec) }}), 0),
+                'count', case when parse_json_lines__pairs is not null then size({{ window_tvf._json_occurrences(spec) }}) end,
                 'raw', aggregate({{ window_tvf._json_occurrences(spec) }}, cast(null as string), (found, pair) -> coalesce(found, pair.raw)),
                 'text', parse_json_lines__texts.{{ spec.column }}
             ) as parse_json_lines__field_{{ spec.index }}
@@ -280,7 +281,7 @@
     {{ return(spec.name ~ ' (' ~ spec.type ~ ') takes ' ~ takes[spec.family] ~ clock) }}
 {% endmacro %}
 
-{#- The problem of a field's value (the first that applies), or NULL. -#}
+{#- The problem of a field's value (the first that applies), or NULL; none for a line that is no JSON object. -#}
 {% macro _json_field_problem(spec, index) %}
     {%- set field = 'parse_json_lines__field_' ~ index -%}
     {%- set kind = 'parse_json_lines__kind_' ~ index -%}
@@ -327,6 +328,7 @@
             window_tvf._json_value_message('out_of_range', name, shown, name ~ ' must be ' ~ phrase ~ ' ' ~ spec[bound ~ '_shown']))) -%}
     {%- endfor -%}
     case
+        when parse_json_lines__object_problem is not null then null
         {%- for condition, code, message in checks %}
         when {{ condition }} then {{ 'null' if code is none else window_tvf._json_problem(code ~ ':' ~ name, message) }}
         {%- endfor %}

@@ -3,8 +3,9 @@
     (line NULL, line_number NULL) for each file without a line, so an empty file is seen too. Lines split as
     Spark's text source splits them (at \n, \r\n and \r; a last line without a line break is a line); line_number
     counts from 1 in each file, in file order, however Spark splits a large file (the split's offset in the file,
-    then the row's position in the split). The line is the file's bytes: parse_json_lines tells whether they are
-    UTF-8.
+    then the row's position in the split). The line is the file's bytes (parse_json_lines tells whether they are
+    UTF-8), except a UTF-8 byte order mark at the very start of a file: Hadoop's line reader skips it as the file's
+    encoding mark.
 #}
 {% macro text_file_lines(paths) %}
     {{ return(adapter.dispatch('text_file_lines', 'window_tvf')(paths)) }}
