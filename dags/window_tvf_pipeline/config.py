@@ -40,8 +40,16 @@ PIPELINE_TABLES = [
     "fct_late_order_events",
     "fct_early_order_events",
     "fct_order_events_without_time",
+    "fct_rejected_order_events",
+    "fct_rejected_item_prices",
 ]
-VIEWS = {"fct_late_order_events", "fct_early_order_events", "fct_order_events_without_time"}
+VIEWS = {
+    "fct_late_order_events",
+    "fct_early_order_events",
+    "fct_order_events_without_time",
+    "fct_rejected_order_events",
+    "fct_rejected_item_prices",
+}
 # The tables a run writes (the views are rebuilt whole by every run).
 WRITTEN_TABLES = [t for t in PIPELINE_TABLES if t not in VIEWS]
 # The window tables (models/order_pipeline/windows, insert_overwrite by window date) and their dbt microbatch twins
@@ -72,6 +80,17 @@ def _choice(environ: Mapping[str, str], name: str, choices: list[str], default: 
     return value
 
 
+def _share(environ: Mapping[str, str], name: str, default: float) -> float:
+    value = environ.get(name) or str(default)
+    try:
+        share = float(value)
+    except ValueError:
+        share = -1.0
+    if not 0.0 <= share <= 1.0:
+        raise ValueError(f"{name}={value!r}: expected a share from 0 to 1, such as 0.1 for 10%")
+    return share
+
+
 def _positive_int(environ: Mapping[str, str], name: str, default: int) -> int:
     value = environ.get(name) or str(default)
     if not value.isdigit() or int(value) < 1:
@@ -91,6 +110,10 @@ class Settings:
     deduplication_ttl: str  # dbt var: how long an event_id is remembered after it was kept, e.g. "1 day"
     target: str  # the profiles.yml target dbt runs against
     schema: str  # the schema dbt writes to (profiles.yml reads WINDOW_TVF_SCHEMA with the same default)
+    # The rejection gate: the largest share of an interval's landing lines (or of a price snapshot's lines) that may
+    # be rejected before the run stops (docs/dirty_feeds.md). 10%: a healthy producer sends none, a stray record is
+    # a fraction of a percent of an hour, a producer that changed its format sends (nearly) all of its lines bad.
+    max_rejected_share: float
     # 'incremental': the window tables are insert_overwrite models rebuilt from the interval's dates; 'microbatch':
     # their dbt microbatch twins, built for the batches of the window times the interval's events can change.
     window_models: str = "incremental"
@@ -114,6 +137,7 @@ class Settings:
             # because the pool and concurrency depend on it), else the project's own WINDOW_TVF_TARGET.
             target=environ.get("AIRFLOW_VAR_WINDOW_TVF_TARGET") or environ.get("WINDOW_TVF_TARGET") or "embedded",
             schema=environ.get("WINDOW_TVF_SCHEMA", "window_tvf"),
+            max_rejected_share=_share(environ, "WINDOW_TVF_MAX_REJECTED_SHARE", 0.1),
             window_models=_choice(environ, "WINDOW_TVF_WINDOW_MODELS", list(WINDOW_MODELS), "incremental"),
         )
 

@@ -6,7 +6,9 @@ snapshots (one file every few hours), with the defects real feeds have.
 
 Event time and arrival time differ: most events arrive within seconds or minutes (so a file holds events out of
 order and events of the previous hour), some arrive hours later (late data), a few are delivered twice (exact
-duplicates: the same line again in the same or the next file), and a few carry no event time at all.
+duplicates: the same line again in the same or the next file), a few carry no event time at all, and about one line
+in 200 is not a valid event at all (a partial write, a quantity in words, a time without its zone, ...: the pipeline
+quarantines them, README "Dirty feeds").
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ class Shape:
     null_time_rate: float = 0.01
     late_rate: float = 0.06
     late_hours: tuple[float, float] = (1.0, 4.5)
+    malformed_rate: float = 0.005
 
 
 SMALL = Shape()
@@ -106,6 +109,32 @@ def generate_events(start: datetime, hours: int, shape: Shape, rng: random.Rando
     return files
 
 
+# What a producer writes now and then instead of a valid event (each variant is quarantined with its reason).
+MALFORMED = [
+    lambda record, line: line[: len(line) // 2],  # a partial write: truncated
+    lambda record, line: line.replace(f'"quantity":{record["quantity"]}', '"quantity":"three"'),  # bad_type:quantity
+    lambda record, line: line.replace(f'"quantity":{record["quantity"]}', '"quantity":2.5'),  # bad_type:quantity
+    lambda record, line: line.replace(f'"quantity":{record["quantity"]}', '"quantity":-3'),  # out_of_range:quantity
+    lambda record, line: line.replace(f',"item_id":"{record["item_id"]}"', ""),  # missing_field:item_id
+    lambda record, line: line.replace('"arrival_time":"', '"arrival_time":"x'),  # bad_time:arrival_time
+    lambda record, line: "order " + line,  # not_json
+]
+
+
+def add_malformed_lines(files: dict[datetime, list[str]], shape: Shape, seed: int) -> None:
+    """About `malformed_rate` of each file's lines more, at random places, each a broken copy of a valid event
+    with an event_id of its own (evt_bad_...), from a generator of their own: the valid events stay as they were."""
+    rng = random.Random(f"{seed}-malformed")
+    serial = 0
+    for lines in files.values():
+        valid = list(lines)
+        for _ in range(sum(rng.random() < shape.malformed_rate for _ in valid)):
+            serial += 1
+            record = {**json.loads(rng.choice(valid)), "event_id": f"evt_bad_{serial:06d}"}
+            line = json.dumps(record, separators=(",", ":"))
+            lines.insert(rng.randint(0, len(lines)), rng.choice(MALFORMED)(record, line))
+
+
 def generate_prices(start: datetime, hours: int, rng: random.Random) -> dict[datetime, list[str]]:
     """A full price list every SNAPSHOT_EVERY on the epoch's grid, valid from its snapshot time; a few prices change
     each time."""
@@ -131,7 +160,9 @@ def write_landing(landing_dir: Path, start: datetime, hours: int, shape: Shape =
     (landing_dir / EVENTS).mkdir(parents=True, exist_ok=True)
     (landing_dir / PRICES).mkdir(parents=True, exist_ok=True)
     written = 0
-    for hour, lines in generate_events(start, hours, shape, rng).items():
+    events = generate_events(start, hours, shape, rng)
+    add_malformed_lines(events, shape, seed)
+    for hour, lines in events.items():
         event_file(landing_dir, hour).write_text("".join(line + "\n" for line in lines))
         written += len(lines)
     for snapshot_time, lines in generate_prices(start, hours, rng).items():

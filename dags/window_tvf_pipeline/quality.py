@@ -9,7 +9,15 @@ from typing import Any
 
 from window_tvf_pipeline.config import Settings
 from window_tvf_pipeline.spark import spark_session
-from window_tvf_pipeline.suites import Checked, Suite, documented_example_suites, order_window_suites
+from window_tvf_pipeline.suites import (
+    Checked,
+    Rejections,
+    Suite,
+    documented_example_suites,
+    order_window_suites,
+    rejection_gate_suite,
+    timestamp_literal,
+)
 
 # GX logs every registered function at INFO when Airflow's logging is configured; that is noise, not news.
 logging.getLogger("great_expectations").setLevel(logging.WARNING)
@@ -19,6 +27,10 @@ SAMPLE_ROWS = 5
 
 class QualityCheckFailed(AssertionError):
     """Raised by a check task: fails the task, and so the run."""
+
+
+class RejectionGateFailed(QualityCheckFailed):
+    """More than the allowed share of landing lines rejected: the run stops before it uses them."""
 
 
 def _context(settings: Settings) -> Any:
@@ -146,6 +158,62 @@ def validate_order_windows(start: datetime, end: datetime, settings: Settings | 
         run_name=f"order windows {start:%Y-%m-%dT%H} to {end:%Y-%m-%dT%H}",
         settings=settings,
     )
+
+
+def gate_event_rejections(start: datetime, end: datetime, settings: Settings | None = None) -> list[str]:
+    """The rejection gate on the landing lines that arrived in [start, end) (stg_order_events, just loaded)."""
+    settings = settings or Settings.from_environment()
+    checked = Checked.interval(settings, start, end)
+    group = Rejections.of(
+        spark_session(settings),
+        f"{settings.schema}.stg_order_events",
+        checked.arrivals,
+        f"event lines that arrived in [{start:%Y-%m-%d %H:%M}, {end:%H:%M})",
+        share_without_lines=0.0,
+    )
+    return _rejection_gate("order_events.rejection_gate", [group], f"{start:%Y-%m-%dT%H}", settings)
+
+
+def gate_price_rejections(snapshots: list[datetime], settings: Settings | None = None) -> list[str]:
+    """The rejection gate on each price snapshot an interval loaded (stg_item_prices); an empty snapshot fails it."""
+    settings = settings or Settings.from_environment()
+    spark = spark_session(settings)
+    groups = [
+        Rejections.of(
+            spark,
+            f"{settings.schema}.stg_item_prices",
+            f"valid_from = {timestamp_literal(snapshot)}",
+            f"lines of the price snapshot of {snapshot:%Y-%m-%d %H:%M}",
+            share_without_lines=1.0,
+        )
+        for snapshot in snapshots
+    ]
+    return _rejection_gate("item_prices.rejection_gate", groups, f"prices {min(snapshots):%Y-%m-%dT%H}", settings)
+
+
+def _rejection_gate(suite: str, groups: list[Rejections], run: str, settings: Settings) -> list[str]:
+    """Runs the gate's suite; on a failure raises RejectionGateFailed, whose message leads with what was rejected:
+    the share against the threshold, the top reasons, sample lines, and what to do."""
+    limit = settings.max_rejected_share
+    try:
+        return run_suites([rejection_gate_suite(suite, groups, limit)], run_name=f"rejection gate {run}", settings=settings)
+    except QualityCheckFailed as failure:
+        over = [group for group in groups if group.rejected_share > limit]
+        lines = [
+            (
+                f"Rejection gate: {group.rejected} of {group.lines} {group.group} were rejected "
+                f"({group.rejected_share:.1%}), more than WINDOW_TVF_MAX_REJECTED_SHARE={limit:g}."
+                if group.lines
+                else f"Rejection gate: there are no {group.group}: an empty price list prices nothing."
+            )
+            + f"\n  Top reasons: {group.top_reasons}\n  Sample lines: {group.sample_lines}"
+            for group in over
+        ]
+        runbook = (
+            "Nothing was built from these lines. Correct or remove the file (the rejected lines are in "
+            "fct_rejected_order_events / fct_rejected_item_prices), then clear this task: docs/dirty_feeds.md."
+        )
+        raise RejectionGateFailed("\n".join([*lines, runbook, str(failure)])) from failure
 
 
 def validate_documented_examples(settings: Settings | None = None) -> list[str]:

@@ -5,14 +5,14 @@ examples' suites compare Flink's tables row for row."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from datetime import datetime, time, timedelta, timezone
 from typing import Any, Callable
 from zoneinfo import ZoneInfo
 
 import great_expectations.expectations as gxe
 
-from window_tvf_pipeline.config import MICROBATCH_SUFFIX, WINDOW_TABLES, Settings
+from window_tvf_pipeline.config import MICROBATCH_SUFFIX, WINDOW_TABLES, Settings, duration
 from window_tvf_pipeline.documented_examples import DOCUMENTED_EXAMPLES
 
 MINUTE = 60_000_000
@@ -33,7 +33,7 @@ class Suite:
     row_id: list[str] = field(default_factory=list)  # columns that identify a failing row in reports
 
 
-def _literal(instant: datetime) -> str:
+def timestamp_literal(instant: datetime) -> str:
     return f"timestamp'{instant.isoformat()}'"
 
 
@@ -47,6 +47,7 @@ class Checked:
     start: datetime
     end: datetime
     earliest: datetime  # interval start - allowed lateness: the earliest on-time event the interval can bring
+    deduplication_ttl: str
     # The DAG's mode (Settings.window_models). The microbatch twins hold the windows of the day batches built so far
     # (window_time before `windows_until`); the insert_overwrite tables also those of later days (a local day
     # that ends after midnight UTC).
@@ -56,7 +57,8 @@ class Checked:
     @classmethod
     def interval(cls, settings: Settings, start: datetime, end: datetime) -> Checked:
         until = settings.microbatch_range(start, end)[1] if settings.window_models == "microbatch" else None
-        return cls(settings.schema, start, end, start - settings.lateness, settings.window_models, until)
+        return cls(settings.schema, start, end, start - settings.lateness, settings.deduplication_ttl,
+                   settings.window_models, until)
 
     def table(self, spark: Any, name: str) -> Any:
         """A pipeline table; a window table is the one the DAG's mode builds."""
@@ -66,17 +68,17 @@ class Checked:
 
     @property
     def arrivals(self) -> str:
-        return f"arrival_hour >= {_literal(self.start)} and arrival_hour < {_literal(self.end)}"
+        return f"arrival_hour >= {timestamp_literal(self.start)} and arrival_hour < {timestamp_literal(self.end)}"
 
     @property
     def rewritten_dates(self) -> str:
-        return f"window_date >= to_date({_literal(self.earliest - timedelta(milliseconds=1))})"
+        return f"window_date >= to_date({timestamp_literal(self.earliest - timedelta(milliseconds=1))})"
 
     def events_from(self, since: datetime) -> str:
         """On-time events from `since` on, read only from the arrival hours that can hold them."""
         return (
-            f"arrival_status = 'on_time' and event_time >= {_literal(since)} "
-            f"and arrival_hour > {_literal(since - timedelta(hours=1))}"
+            f"arrival_status = 'on_time' and event_time >= {timestamp_literal(since)} "
+            f"and arrival_hour > {timestamp_literal(since - timedelta(hours=1))}"
         )
 def _with_window_micros(frame: Any, period: int | None = None) -> Any:
     """Adds what the invariants read: the window's length, window_end - window_time, and (for aligned windows)
@@ -142,17 +144,46 @@ def _sessions(checked: Checked, spark: Any) -> Any:
 
 
 def _accounting(checked: Checked, spark: Any) -> Any:
-    """One row: the interval's arrivals, as delivered and as kept, and the kept ones by status. Counted first, then
-    made a DataFrame: Spark 4.3 fails with an internal error when GX filters one query that holds scalar subqueries."""
-    kept = f"{checked.schema}.int_order_events where {checked.arrivals}"
+    """One row: the interval's landing lines, and where each went: rejected, dropped as a duplicate of an event kept
+    within the deduplication TTL, or kept (on time, late, early, without time), each counted where it is listed.
+    Counted first, then made a DataFrame: Spark 4.3 fails with an internal error when GX filters one query that
+    holds scalar subqueries."""
+    schema, arrivals = checked.schema, checked.arrivals
+    lines = f"{schema}.stg_order_events as line where {arrivals} and line_number is not null"
     queries = {
-        "events_in": f"select count(*) from {checked.schema}.stg_order_events where {checked.arrivals}",
-        "kept": f"select count(*) from {kept}",
-        **{status: f"select count(*) from {kept} and arrival_status = '{status}'" for status in STATUSES},
+        "lines_in": f"select count(*) from {lines}",
+        "rejected": f"select count(*) from {schema}.fct_rejected_order_events where {arrivals} and line_number is not null",
+        "duplicates": f"select count(*) from {lines} and {_duplicate(checked)}",
+        "kept": f"select count(*) from {schema}.int_order_events where {arrivals}",
+        "on_time": f"select count(*) from {schema}.int_order_events_on_time where {arrivals}",
+        **{
+            status: f"select count(*) from {schema}.{view} where {arrivals}"
+            for status, view in LISTED_STATUSES.items()
+        },
     }
     counts = {name: int(spark.sql(query).first()[0]) for name, query in queries.items()}
     counts["by_status"] = sum(counts[status] for status in STATUSES)
+    counts["accounted"] = counts["rejected"] + counts["duplicates"] + counts["by_status"]
     return spark.createDataFrame([counts])
+
+
+def _duplicate(checked: Checked) -> str:
+    """A valid landing line (`line`) that int_order_events did not keep, while it kept another line of the same
+    event_id that arrived within the deduplication TTL before it (in an arrival hour after arrival_hour - TTL, up to
+    its own). Reads int_order_events' partitions from the interval's start - TTL on only (the bounds are literals,
+    so that Spark prunes partitions: a correlated condition alone would read them all)."""
+    ttl = duration(checked.deduplication_ttl)
+    kept = f"{checked.schema}.int_order_events as kept"
+    return (
+        f"line.reason is null "
+        f"and not exists (select 1 from {kept} where kept.arrival_hour = line.arrival_hour "
+        f"and kept.source_file = line.source_file and kept.line_number = line.line_number "
+        f"and kept.arrival_hour >= {timestamp_literal(checked.start)} and kept.arrival_hour < {timestamp_literal(checked.end)}) "
+        f"and exists (select 1 from {kept} where kept.event_id = line.event_id "
+        f"and kept.arrival_hour <= line.arrival_hour "
+        f"and kept.arrival_hour > line.arrival_hour - interval '{ttl.total_seconds():.0f}' second "
+        f"and kept.arrival_hour > {timestamp_literal(checked.start - ttl)} and kept.arrival_hour < {timestamp_literal(checked.end)})"
+    )
 
 
 def _local_day_hours(day_start: datetime) -> float:
@@ -253,6 +284,12 @@ def _month_to_date(checked: Checked, spark: Any) -> Any:
 
 
 STATUSES = ["on_time", "late", "early", "no_event_time"]
+# The kept statuses other than on_time, and the view that lists each.
+LISTED_STATUSES = {
+    "late": "fct_late_order_events",
+    "early": "fct_early_order_events",
+    "no_event_time": "fct_order_events_without_time",
+}
 
 
 def order_window_suites(checked: Checked) -> list[Suite]:
@@ -342,12 +379,70 @@ def order_window_suites(checked: Checked) -> list[Suite]:
             lambda spark: _accounting(checked, spark),
             [
                 gxe.ExpectTableRowCountToEqual(value=1),
-                # every kept arrival has one status; deduplication only drops
+                # every kept arrival has one status, listed where that status is listed
                 gxe.ExpectColumnPairValuesToBeEqual(column_A="kept", column_B="by_status"),
-                gxe.ExpectColumnPairValuesAToBeGreaterThanB(column_A="events_in", column_B="kept", or_equal=True),
+                # lines in = rejected + duplicates + on time + late + early + without time: none lost
+                gxe.ExpectColumnPairValuesToBeEqual(column_A="lines_in", column_B="accounted"),
             ],
         ),
     ]
+
+
+TOP_REASONS = 5
+SAMPLE_LINES = 3
+
+
+@dataclass(frozen=True)
+class Rejections:
+    """What the rejection gate checks for one group of landing lines (an interval's event lines, or one price
+    snapshot's lines), with what its message shows."""
+
+    group: str
+    lines: int
+    rejected: int
+    rejected_share: float
+    top_reasons: str  # e.g. "bad_type:quantity 12, not_json 3"
+    sample_lines: str  # the first rejected lines: file, line number, message
+
+    @classmethod
+    def of(cls, spark: Any, table: str, where: str, group: str, share_without_lines: float) -> Rejections:
+        """The rejections among the rows of `table` (stg_order_events, stg_item_prices) that satisfy `where`. A
+        group without lines has `share_without_lines` rejected: 0 for an interval (nothing arrived), 1 for a
+        price snapshot (an empty price list prices nothing)."""
+        rows = f"{table} where {where}"
+        counts = spark.sql(
+            f"select count(line_number), count(case when reason is not null then line_number end) from {rows}"
+        ).first()
+        reasons = spark.sql(
+            f"select reason, count(*) as lines from {rows} and reason is not null "
+            f"group by reason order by lines desc, reason limit {TOP_REASONS}"
+        ).collect()
+        samples = spark.sql(
+            f"select source_file, line_number, reason_message from {rows} and reason is not null "
+            f"order by source_file, line_number limit {SAMPLE_LINES}"
+        ).collect()
+        lines, rejected = int(counts[0]), int(counts[1])
+        return cls(
+            group=group,
+            lines=lines,
+            rejected=rejected,
+            rejected_share=rejected / lines if lines else share_without_lines,
+            top_reasons=", ".join(f"{row.reason} {row.lines}" for row in reasons),
+            sample_lines=" | ".join(
+                f"{row.source_file.rsplit('/', 1)[-1]} line {row.line_number}: {row.reason_message[:240]}" for row in samples
+            ),
+        )
+
+
+def rejection_gate_suite(name: str, groups: list[Rejections], max_share: float) -> Suite:
+    """At most `max_share` of each group's lines rejected."""
+    columns = "group string, lines bigint, rejected bigint, rejected_share double, top_reasons string, sample_lines string"
+    return Suite(
+        name,
+        lambda spark: spark.createDataFrame([asdict(group) for group in groups], columns),
+        [gxe.ExpectColumnValuesToBeBetween(column="rejected_share", min_value=0, max_value=max_share)],
+        row_id=["group"],
+    )
 
 
 def _difference(schema: str, model: str, reference: str) -> Any:

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime
-from typing import Any
+from pathlib import Path
+from typing import Any, Callable
 
 from window_tvf_pipeline.config import WINDOW_MODELS, Settings
 from window_tvf_pipeline.dbt import dbt
@@ -12,9 +13,11 @@ from window_tvf_pipeline.landing import event_files, price_file, price_files, re
 from window_tvf_pipeline.recovery import recover
 from window_tvf_pipeline.spark import spark_session
 
-# The event-side models (load, deduplicate and classify, every window) and the join that needs the prices.
+# The landing lines parsed, with their rejections; the models built on them (deduplicate and classify, every window);
+# the price snapshots; the join that needs the prices.
+STAGED_EVENT_MODELS = "stg_order_events fct_rejected_order_events"
 EVENT_MODELS = "stg_order_events+"
-PRICE_MODELS = "stg_item_prices"
+PRICE_MODELS = "stg_item_prices fct_rejected_item_prices"
 JOIN_MODELS = "int_item_prices_in_force fct_order_events_priced"
 log = logging.getLogger(__name__)
 
@@ -45,19 +48,24 @@ def recover_interrupted_writes(settings: Settings) -> None:
 
 
 def build_event_windows(start: datetime, end: datetime, settings: Settings | None = None) -> None:
-    """Loads the interval's event files and rebuilds the windows they touch; dbt's tests run after each model. The
-    window tables are those of the DAG's mode: the insert_overwrite models (which read the interval's vars), or their
-    microbatch twins, given the batches of window time the interval's events can change."""
+    """Loads the interval's event files, stops if the rejection gate fails (more than max_rejected_share of the
+    lines rejected: nothing is windowed then), else rebuilds the windows they touch; dbt's tests run after each model.
+    The window tables are those of the DAG's mode: the insert_overwrite models (which read the interval's vars), or
+    their microbatch twins, given the batches of window time the interval's events can change."""
     settings = settings or Settings.from_environment()
     recover_interrupted_writes(settings)
+    variables = interval_vars(start, end, settings)
+    dbt(["build", "--select", *STAGED_EVENT_MODELS.split()], variables, settings)
+    _gate(lambda: _quality().gate_event_rejections(start, end, settings))
+    built = [*STAGED_EVENT_MODELS.split(), *JOIN_MODELS.split()]
     others = [models for mode, models in WINDOW_MODELS.items() if mode != settings.window_models]
-    args = ["build", "--select", EVENT_MODELS, "--exclude", *JOIN_MODELS.split(), *others]
+    args = ["build", "--select", EVENT_MODELS, "--exclude", *built, *others]
     if settings.window_models == "microbatch":
         first, last = settings.microbatch_range(start, end)
         # dbt reads whole seconds in UTC (click's DateTime); rounding the start down only adds nothing: dbt starts
         # from the batch that holds it.
         args += ["--event-time-start", f"{first:%Y-%m-%dT%H:%M:%S}", "--event-time-end", f"{last:%Y-%m-%dT%H:%M:%S}"]
-    dbt(args, interval_vars(start, end, settings), settings)
+    dbt(args, variables, settings)
 
 
 def price_snapshot_landed(end: datetime, settings: Settings | None = None) -> bool:
@@ -67,9 +75,34 @@ def price_snapshot_landed(end: datetime, settings: Settings | None = None) -> bo
 
 
 def load_price_snapshots(start: datetime, end: datetime, settings: Settings | None = None) -> None:
+    """Loads the snapshots the interval's events can need; the rejection gate then checks each of them (an empty
+    snapshot, or one with more than max_rejected_share of its lines rejected, stops the join)."""
     settings = settings or Settings.from_environment()
     recover_interrupted_writes(settings)
-    dbt(["build", "--select", PRICE_MODELS], interval_vars(start, end, settings), settings)
+    variables = interval_vars(start, end, settings)
+    dbt(["build", "--select", *PRICE_MODELS.split()], variables, settings)
+    snapshots = [snapshot_time(Path(path)) for path in variables["landing_price_files"]]
+    _gate(lambda: _quality().gate_price_rejections(snapshots, settings))
+
+
+def _quality() -> Any:
+    """Great Expectations is imported when a check runs, not when Airflow parses the DAG file (it takes seconds)."""
+    from window_tvf_pipeline import quality
+
+    return quality
+
+
+def _gate(check: Callable[[], object]) -> None:
+    """A failed rejection gate fails the task without retries: the same files would fail it again. Fix or remove
+    the file, then clear the task (docs/dirty_feeds.md)."""
+    from window_tvf_pipeline.quality import RejectionGateFailed
+
+    try:
+        check()
+    except RejectionGateFailed as failure:
+        from airflow.sdk.exceptions import AirflowFailException
+
+        raise AirflowFailException(str(failure)) from failure
 
 
 def build_priced_orders(start: datetime, end: datetime, settings: Settings | None = None) -> None:
@@ -79,14 +112,9 @@ def build_priced_orders(start: datetime, end: datetime, settings: Settings | Non
 
 
 def check_order_windows(start: datetime, end: datetime, settings: Settings | None = None) -> list[str]:
-    """The Great Expectations suites on what the run rewrote; returns the suites that passed. Great Expectations is
-    imported here, when a check runs, not when Airflow parses the DAG file (it takes seconds to import)."""
-    from window_tvf_pipeline.quality import validate_order_windows
-
-    return validate_order_windows(start, end, settings or Settings.from_environment())
+    """The Great Expectations suites on what the run rewrote; returns the suites that passed."""
+    return _quality().validate_order_windows(start, end, settings or Settings.from_environment())
 
 
 def check_documented_examples(settings: Settings | None = None) -> list[str]:
-    from window_tvf_pipeline.quality import validate_documented_examples
-
-    return validate_documented_examples(settings or Settings.from_environment())
+    return _quality().validate_documented_examples(settings or Settings.from_environment())

@@ -9,6 +9,7 @@ select
     event_time,
     arrival_time,
     source_file,
+    line_number,
     arrival_hour
 from {{ ref('int_order_events') }}
 where arrival_status = 'late'

@@ -1,22 +1,37 @@
 """What the order pipeline's tables must hold, recomputed in plain Python from the landing files: an oracle
-independent of Spark, dbt and the macros."""
+independent of Spark, dbt and the macros. A landing line is an order event by the rules of README, "Dirty feeds"
+(json_line_rules: Python's json and datetime decide); the others are rejected with their reason."""
 
 from __future__ import annotations
 
-import json
 from collections import defaultdict
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
+from decimal import Decimal
 from pathlib import Path
 from zoneinfo import ZoneInfo
 
+from json_line_rules import file_lines, identifier, parse_line
+
 QUARTER = timedelta(minutes=15)
 SESSION_GAP = timedelta(minutes=10)
-
-
-def _utc(text: str | None) -> datetime | None:
-    """Naive UTC, as Spark returns timestamps under a UTC session."""
-    return datetime.fromisoformat(text.replace("Z", "")) if text else None
+MAX_LINE_BYTES = 65536
+INSTANT = {"type": "timestamp", "require_zone": True, "min": "1970-01-01T00:00:00Z", "max": "2099-12-31T23:59:59.999999Z"}
+IDENTIFIER = {"type": "string", "valid": identifier}
+# The definition of a valid order event (models/order_pipeline/stg_order_events.sql says the same in words).
+EVENT_FIELDS = {
+    "event_id": {**IDENTIFIER, "key": True},
+    "user_id": IDENTIFIER,
+    "item_id": IDENTIFIER,
+    "quantity": {"type": "int", "min": 1},
+    "event_time": {**INSTANT, "required": False, "nullable": True},
+    "arrival_time": INSTANT,
+}
+PRICE_FIELDS = {
+    "item_id": {**IDENTIFIER, "key": True},
+    "price": {"type": "decimal(10,2)", "numbers_as_text": True, "min": 0},
+    "valid_from": {"type": "timestamp", "require_zone": True},
+}
 
 
 @dataclass(frozen=True)
@@ -29,27 +44,91 @@ class Event:
     arrival_time: datetime
     source_file: str
     arrival_hour: datetime
+    line_number: int = 0
+
+
+@dataclass(frozen=True)
+class Rejected:
+    """A landing line that is no valid record (line_number None: an empty file), with its reason code."""
+
+    source_file: str
+    line_number: int | None
+    reason: str
+
+
+def _file_hour(path: Path) -> datetime:
+    return datetime.strptime(path.stem.split("_")[1], "%Y-%m-%dT%H")
+
+
+def landed_lines(files: list[Path]) -> tuple[list[Event], list[Rejected]]:
+    """The valid events of the landing files, and their rejected lines."""
+    events, rejected = [], []
+    for path in files:
+        lines = file_lines(path.read_bytes())
+        if not lines:
+            rejected.append(Rejected(str(path), None, "empty_file"))
+        for number, line in enumerate(lines, start=1):
+            parsed = parse_line(line, EVENT_FIELDS, MAX_LINE_BYTES)
+            if parsed.reason:
+                rejected.append(Rejected(str(path), number, parsed.reason))
+                continue
+            values = parsed.values
+            events.append(
+                Event(
+                    values["event_id"],
+                    values["user_id"],
+                    values["item_id"],
+                    values["quantity"],
+                    values["event_time"],
+                    values["arrival_time"],
+                    str(path),
+                    _file_hour(path),
+                    number,
+                )
+            )
+    return events, rejected
 
 
 def landed_events(files: list[Path]) -> list[Event]:
-    events = []
+    return landed_lines(files)[0]
+
+
+def snapshot_prices(files: list[Path]) -> tuple[dict[datetime, dict[str, Decimal | None]], list[Rejected]]:
+    """Each snapshot's usable prices ({valid_from: {item: price}}) and its rejected lines. A line must parse, be
+    valid from its file's time, and its item must be on no other usable line of the snapshot: with another price
+    none of them is usable (conflicting_record), with the same price the first line is (duplicate_record)."""
+    snapshots, rejected = {}, []
     for path in files:
-        hour = datetime.strptime(path.stem.split("_")[1], "%Y-%m-%dT%H")
-        for line in path.read_text().splitlines():
-            record = json.loads(line)
-            events.append(
-                Event(
-                    record["event_id"],
-                    record["user_id"],
-                    record["item_id"],
-                    record["quantity"],
-                    _utc(record["event_time"]),
-                    _utc(record["arrival_time"]),
-                    str(path),
-                    hour,
-                )
-            )
-    return events
+        valid_from, lines = _file_hour(path), file_lines(path.read_bytes())
+        if not lines:
+            rejected.append(Rejected(str(path), None, "empty_file"))
+        usable: dict[str, list[tuple[int, Decimal]]] = defaultdict(list)
+        for number, line in enumerate(lines, start=1):
+            parsed = parse_line(line, PRICE_FIELDS, MAX_LINE_BYTES)
+            if parsed.reason:
+                rejected.append(Rejected(str(path), number, parsed.reason))
+            elif parsed.values["valid_from"] != valid_from:
+                rejected.append(Rejected(str(path), number, "bad_value:valid_from"))
+            else:
+                usable[parsed.values["item_id"]].append((number, parsed.values["price"]))
+        snapshots[valid_from] = {}
+        for item, copies in usable.items():
+            if len({price for _, price in copies}) > 1:
+                rejected += [Rejected(str(path), number, "conflicting_record:item_id") for number, _ in copies]
+                continue
+            snapshots[valid_from][item] = copies[0][1]
+            rejected += [Rejected(str(path), number, "duplicate_record:item_id") for number, _ in copies[1:]]
+    return snapshots, rejected
+
+
+def priced(on_time: list[Event], snapshots: dict[datetime, dict[str, Decimal | None]]) -> dict[str, Decimal | None]:
+    """{event_id: price}: the price of the event's item in the snapshot in force at its event time (the latest
+    valid from at or before it), None when that snapshot gives no usable price for it, or there is none."""
+    prices = {}
+    for event in on_time:
+        in_force = [t for t in snapshots if t <= event.event_time]
+        prices[event.event_id] = snapshots[max(in_force)].get(event.item_id) if in_force else None
+    return prices
 
 
 def first_arrivals(events: list[Event], ttl: timedelta) -> list[Event]:
@@ -57,7 +136,7 @@ def first_arrivals(events: list[Event], ttl: timedelta) -> list[Event]:
     or when it was last kept at least `ttl` before this arrival hour; a dropped copy does not extend its life."""
     last_kept: dict[str, datetime] = {}
     kept = []
-    for event in sorted(events, key=lambda e: (e.arrival_hour, e.arrival_time, e.source_file)):
+    for event in sorted(events, key=lambda e: (e.arrival_hour, e.arrival_time, e.source_file, e.line_number)):
         previous = last_kept.get(event.event_id)
         if previous is None or previous + ttl <= event.arrival_hour:
             last_kept[event.event_id] = event.arrival_hour
