@@ -8,11 +8,16 @@ docs/spark_versions.md, one section per Spark version.
 
     .venv/bin/python bench/spark_versions.py --baseline 17406f2     # Spark 4.3, against the `* except` forms
     .venv-spark35/bin/python bench/spark_versions.py                 # Spark 3.5 (its baseline cannot parse there)
+
+With --zone-rules it times nothing: it prints a digest of the UTC offset tables (1970-2100) that the macros read
+from this Spark's time-zone rules for every IANA zone, so that two Spark versions can be compared.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import os
 import platform
 import re
@@ -88,11 +93,28 @@ def plan(spark, sql: str) -> str | None:
     return re.sub(r"#\d+L?", "", text)
 
 
+def zone_rules_digest(spark) -> str:
+    """Digest of every zone's offset table as window_tvf._zone_rules reads it from this Spark (one query a zone)."""
+    import pytz
+
+    zones = [zone for zone in pytz.all_timezones if zone not in ("UTC",)]
+    call = "{% for zone in " + json.dumps(zones) + " %}{{ tojson([zone, window_tvf._zone_rules(zone)]) }}\n{% endfor %}"
+    compiled = compile_inline(call, REPO, "UTC")
+    if compiled is None:
+        raise SystemExit("dbt could not read the zone rules; see .spark/bench/dbt_logs")
+    tables = [json.loads(line) for line in compiled.splitlines() if line.strip()]
+    transitions = sum(len(rules["transitions"]) for _, rules in tables)
+    digest = hashlib.sha256(json.dumps(tables, sort_keys=True).encode()).hexdigest()[:16]
+    return (f"Spark {spark.version} on Java {spark.sparkContext._jvm.java.lang.System.getProperty('java.version')}: "
+            f"{len(tables)} zones, {transitions:,} offset changes from 1970 to 2100, digest {digest}")
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rows", type=int, default=2_000_000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--baseline", help="a git revision whose macros are timed against this checkout's")
+    parser.add_argument("--zone-rules", action="store_true", help="print the zone rules' digest instead of timing")
     arguments = parser.parse_args()
 
     began = time.monotonic()
@@ -101,6 +123,9 @@ def main() -> int:
     bench_spark.configure_environment()
     spark = bench_spark.session()
     print(f"Spark {spark.version}; Spark's log: {bench_spark.log_file}", flush=True)
+    if arguments.zone_rules:
+        print(zone_rules_digest(spark), f"[{(time.monotonic() - began) / 60:.1f} min]", flush=True)
+        return 0
     old_project = baseline_project(arguments.baseline) if arguments.baseline else None
     lines = ["| data | query | this checkout s | baseline s | x baseline | same optimized plan |",
              "|---|---|---|---|---|---|"]
