@@ -61,13 +61,12 @@
 {%- endmacro %}
 
 {#-
-    Exact time arithmetic that reads the same on every supported Spark. Not timestampadd(microsecond, n, t): Spark
-    3.5 takes n as an int and wraps larger amounts around silently (4.0 takes a bigint). A day-time interval
-    (`n * interval '0.000001' second`) is exact on a timestamp_ntz, but on a timestamp it adds whole days on the
-    session zone's calendar (23 or 25 hours across a DST change); a calendar interval of seconds alone
-    (make_interval) adds elapsed time to either type and keeps the type.
+    The timestamp_ntz `micros` (a bigint expression) microseconds after 1970-01-01 00:00. This and _plus_micros are
+    exact and read the same on every supported Spark; not timestampadd(microsecond, n, t), whose n Spark 3.5 takes as
+    an int, wrapping larger amounts around without an error (4.0 takes a bigint). A day-time interval is exact on a
+    timestamp_ntz, but added to a timestamp it moves whole days on the session zone's calendar (23 or 25 hours
+    across a DST change); a calendar interval of seconds alone (make_interval) adds elapsed time to either type.
 -#}
-{#- The timestamp_ntz `micros` (a bigint expression) microseconds after 1970-01-01 00:00. -#}
 {% macro _timestamp_ntz_of_micros(micros) -%}
     (timestamp_ntz'1970-01-01 00:00:00' + ({{ micros }}) * interval '0.000001' second)
 {%- endmacro %}
