@@ -23,11 +23,10 @@
 select
     source_rows.*,
     {{ window_tvf._window_columns(axis,
-        window_tvf._grid_wall(grid, 'periods.window_tvf__period_start'),
+        window_tvf._grid_wall(grid, period.start),
         window_tvf._grid_wall(step_grid, 'cumulated.window_tvf__end'),
         'source_rows.' ~ timecol) }}
-from {{ window_tvf._positioned_sources(relation, timecol, axis, step_grid) }},
-    lateral (select {{ period.start }} as window_tvf__period_start) as periods
+from {{ window_tvf._positioned_sources(relation, timecol, axis, step_grid) }}
     -- the windows holding the row: the step ends after it, up to the end of its period
     lateral view explode({{ window_tvf._grid_points_between('positioned.window_tvf__position', period.end,
         step_grid.period, step_grid.offset) }}) cumulated as window_tvf__end

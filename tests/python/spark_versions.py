@@ -69,7 +69,7 @@ LEAN = Suite(
 # Everything that runs without Airflow, Great Expectations or extra Spark deployments, on the whole project's build.
 FULL = Suite(files=LEAN.files + (
     "test_datastream_windows.py", "test_incremental_deduplicate.py", "test_nexmark.py", "test_value_fits.py",
-    "test_no_silent_overflow.py", "test_arguments.py", "test_package_install.py",
+    "test_no_silent_overflow.py", "test_arguments.py", "test_package_install.py", "test_microbatch.py",
 ))
 
 
