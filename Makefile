@@ -12,7 +12,7 @@ export DBT_PROFILES_DIR ?= $(CURDIR)
 export SPARK_LOCAL_IP ?= 127.0.0.1
 export DBT_SEND_ANONYMOUS_USAGE_STATS ?= False
 
-.PHONY: setup pipeline test bench bench-time-zones bench-paths bench-pipeline bench-nexmark bench-microbatch lock clean
+.PHONY: setup pipeline test test-compat bench bench-time-zones bench-paths bench-pipeline bench-nexmark bench-microbatch lock clean
 
 $(BIN)/.synced: requirements.lock
 	@scripts/check_prerequisites.sh
@@ -23,16 +23,31 @@ $(BIN)/.synced: requirements.lock
 
 setup: $(BIN)/.synced
 
+# The other supported Spark versions, each in a venv of its own (the project's dbt pins, that pyspark, pytest):
+# .venv-spark35 (the oldest supported, also run by `make test`) and .venv-spark40.
+COMPAT_VERSIONS := spark35 spark40
+.venv-%/.synced: requirements-%.lock $(BIN)/.synced
+	test -x .venv-$*/bin/python || $(PYTHON) -m venv .venv-$*
+	$(BIN)/uv pip sync --quiet --python .venv-$*/bin/python requirements-$*.lock
+	touch $@
+
 # The pipeline end to end on the embedded Spark, as Airflow runs it: generated landing files, the reference-examples
 # DAG, then the hourly DAG over consecutive intervals (late data included), then a summary.
 pipeline: setup
 	@scripts/check_prerequisites.sh
 	cd dags && ../$(BIN)/python -m window_tvf_pipeline.run
 
-# The test suite: pytest drives dbt in-process, so one SparkSession serves every test.
-test: setup
+# The test suite: pytest drives dbt in-process, so one SparkSession serves every test; test_spark_versions.py runs
+# the window-semantics suites on the oldest supported Spark (3.5) in a subprocess of its own.
+test: setup .venv-spark35/.synced
 	@scripts/check_prerequisites.sh
 	$(BIN)/pytest
+
+# The conformance suites on pyspark 3.5 and 4.0 (tests/python/spark_versions.py): everything that needs neither
+# Airflow nor Great Expectations, on each version's embedded Spark, failing on any difference from the expected rows.
+test-compat: setup $(COMPAT_VERSIONS:%=.venv-%/.synced)
+	@scripts/check_prerequisites.sh
+	$(BIN)/python tests/python/spark_versions.py $(COMPAT_VERSIONS)
 
 # The window aggregation benchmark (about 30 minutes, estimated: three key distributions, 3 M and 10 M rows, both
 # shuffles of the sliced path per cell): prints a table and writes docs/benchmarks.md; then local time and calendar
@@ -72,9 +87,12 @@ bench-microbatch: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/python bench/microbatch.py $(MICROBATCH_ARGS)
 
-# Recompile the lock file after editing requirements.in.
+# Recompile the lock files after editing requirements.in or requirements-spark*.in.
 lock: setup
 	$(BIN)/uv pip compile --quiet --python-version 3.11 requirements.in -o requirements.lock
+	for version in $(COMPAT_VERSIONS); do \
+		$(BIN)/uv pip compile --quiet --python-version 3.11 requirements-$$version.in -o requirements-$$version.lock; \
+	done
 
 clean:
-	rm -rf .spark .airflow landing target logs dbt_packages
+	rm -rf .spark .airflow landing target logs dbt_packages $(COMPAT_VERSIONS:%=.venv-%)

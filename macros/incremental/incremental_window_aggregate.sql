@@ -123,7 +123,7 @@
 {#- A lower bound on the time column from one on the wall clock (microseconds): see _recompute_bounds. -#}
 {% macro _time_from_wall(bounds, micros) -%}
     {%- if bounds.largest_offset is none -%}
-        timestampadd(microsecond, {{ micros }}, timestamp_ntz'1970-01-01 00:00:00')
+        {{ window_tvf._timestamp_ntz_of_micros(micros) }}
     {%- else -%}
         timestamp_micros({{ micros }} - {{ bounds.largest_offset }})
     {%- endif -%}

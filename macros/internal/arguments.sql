@@ -71,7 +71,8 @@
     Columns of a relation known to the warehouse, as {lower-case name: data type}; empty when it cannot be known:
     a CTE name, or a relation that dbt renders as a CTE (ephemeral models and unit-test fixtures, `__dbt__cte__*`).
     Read once per relation and model (kept in the model's context): a macro checks columns and reads the time
-    column's type, and window operations call several macros on the same relation.
+    column's type, and window operations call several macros on the same relation. The names as the warehouse
+    spells them: _known_column_names.
 -#}
 {% macro _known_columns(relation) %}
     {%- set cache = context.get('window_tvf__known_columns', {}) -%}
@@ -80,16 +81,30 @@
     {%- if not execute or relation is string or (relation.identifier or '').startswith('__dbt__cte__') -%}
         {{ return({}) }}
     {%- endif -%}
-    {%- set columns = {} -%}
+    {%- set columns, names = {}, [] -%}
     {#- In a microbatch batch a ref() carries dbt's event-time filter, which adapters render into `describe`. -#}
     {%- set unfiltered = relation.incorporate(event_time_filter=none) if relation.event_time_filter is defined
         and relation.event_time_filter else relation -%}
     {%- for column in adapter.get_columns_in_relation(unfiltered) -%}
         {%- do columns.update({column.name | lower: column.data_type | lower}) -%}
+        {%- do names.append(column.name) -%}
     {%- endfor -%}
+    {%- set names_cache = context.get('window_tvf__known_column_names', {}) -%}
     {%- do cache.update({key: columns}) -%}
-    {%- do context.update({'window_tvf__known_columns': cache}) -%}
+    {%- do names_cache.update({key: names}) -%}
+    {%- do context.update({'window_tvf__known_columns': cache, 'window_tvf__known_column_names': names_cache}) -%}
     {{ return(columns) }}
+{% endmacro %}
+
+{#-
+    The column names of `relation` in order and spelled as in the warehouse (case kept); [] when unknown. A microbatch
+    batch's relation (macros/internal/microbatch.sql) has the columns of the relation it filters.
+-#}
+{% macro _known_column_names(relation) %}
+    {%- set relation = context.get('window_tvf__batch_relations', {}).get(relation, relation) if relation is string
+        else relation -%}
+    {%- do window_tvf._known_columns(relation) -%}
+    {{ return(context.get('window_tvf__known_column_names', {}).get(relation | string, [])) }}
 {% endmacro %}
 
 {#-

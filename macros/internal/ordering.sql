@@ -38,9 +38,10 @@
     The first `n` rows of each partition of `from_sql` (a SELECT) by `ordering` (rendered items qualified with
     `ranked_input`), then by the whole row, so ties resolve the same way on every run. The row keeps its columns;
     `rank_column`, when named, holds its position. Shared by topn, deduplicate and their window versions.
-    `columns`: the names of from_sql's columns, in order, when known (a ref()/source() relation): the whole row is
-    then those columns as sort keys, as a struct of them compares (field by field, NULLs first ascending). Unknown
-    (a CTE), the row travels as one struct, which is also the tie-breaking sort key.
+    `columns`: the names of from_sql's columns, in order and spelled as they are, when known (a ref()/source()
+    relation): the whole row is then those columns as sort keys, as a struct of them compares (field by field, NULLs
+    first ascending), and the output lists them (`* except` would need Spark 4.0). Unknown (a CTE), the row travels as
+    one struct, which is also the tie-breaking sort key.
 -#}
 {% macro _first_rows(from_sql, n, ordering, partition, rank_column, macro_name, reverse_tie_break=false, columns=none) %}
     {%- if rank_column is not none -%}
@@ -53,7 +54,9 @@
             {%- do tie_break.append('ranked_input.`' ~ column | replace('`', '``') ~ '`' ~ direction) -%}
         {%- endfor -%}
 select
-    ranked_rows.* except (window_tvf__row_position){{ ',' if rank_column }}
+    {%- for column in columns %}
+    ranked_rows.`{{ column | replace('`', '``') }}`{{ ',' if rank_column or not loop.last }}
+    {%- endfor %}
     {%- if rank_column %}
     ranked_rows.window_tvf__row_position as {{ rank_column }}
     {%- endif %}
@@ -95,7 +98,7 @@ where ranked_rows.row_position <= {{ n }}
 
 {#- The column names of `relation` windowed by `window` (none: already windowed), in order; none when unknown. -#}
 {% macro _windowed_columns(relation, window) %}
-    {%- set known = window_tvf._known_columns(relation) -%}
+    {%- set known = window_tvf._known_column_names(relation) -%}
     {%- if not known -%}{{ return(none) }}{%- endif -%}
-    {{ return(known.keys() | list + ([] if window is none else ['window_start', 'window_end', 'window_time'])) }}
+    {{ return(known + ([] if window is none else ['window_start', 'window_end', 'window_time'])) }}
 {% endmacro %}

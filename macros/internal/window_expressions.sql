@@ -56,8 +56,29 @@
     {%- if axis.session_utc -%}
         cast(timestamp_micros({{ micros }}) as timestamp_ntz)
     {%- else -%}
-        timestampadd(microsecond, {{ micros }}, timestamp_ntz'1970-01-01 00:00:00')
+        {{ window_tvf._timestamp_ntz_of_micros(micros) }}
     {%- endif -%}
+{%- endmacro %}
+
+{#-
+    The timestamp_ntz `micros` (a bigint expression) microseconds after 1970-01-01 00:00. This and _plus_micros are
+    exact and read the same on every supported Spark; not timestampadd(microsecond, n, t), whose n Spark 3.5 takes as
+    an int, wrapping larger amounts around without an error (4.0 takes a bigint). A day-time interval is exact on a
+    timestamp_ntz, but added to a timestamp it moves whole days on the session zone's calendar (23 or 25 hours
+    across a DST change); a calendar interval of seconds alone (make_interval) adds elapsed time to either type.
+-#}
+{% macro _timestamp_ntz_of_micros(micros) -%}
+    (timestamp_ntz'1970-01-01 00:00:00' + ({{ micros }}) * interval '0.000001' second)
+{%- endmacro %}
+
+{#- `time_expr` (a timestamp or timestamp_ntz) plus `micros` microseconds (a whole number, or a bigint expression). -#}
+{% macro _plus_micros(time_expr, micros) -%}
+    {%- if micros is number -%}
+        {%- set seconds = '%s%d.%06d' | format('-' if micros < 0 else '', (micros | abs) // 1000000, (micros | abs) % 1000000) -%}
+    {%- else -%}
+        {%- set seconds = 'cast(' ~ micros ~ ' as decimal(18, 0)) / 1000000' -%}
+    {%- endif -%}
+    ({{ time_expr }} + make_interval(0, 0, 0, 0, 0, 0, {{ seconds }}))
 {%- endmacro %}
 
 {#-
@@ -73,10 +94,13 @@
         {{ window_tvf._zone_instant(axis.zone, wall) }}
     {%- else -%}
         {%- set ntz_axis = {'type': 'timestamp_ntz', 'zone': axis.zone, 'session_utc': axis.session_utc} -%}
-        timestampadd(microsecond, case
+        {%- set moved -%}
+        case
             when typeof({{ like_expr }}) = 'timestamp_ntz' then {{ wall }} - {{ window_tvf._wall_micros(ntz_axis, like_expr) }}
             else unix_micros({{ window_tvf._zone_instant(axis.zone, wall) }}) - unix_micros(cast({{ like_expr }} as timestamp))
-        end, {{ like_expr }})
+        end
+        {%- endset -%}
+        {{ window_tvf._plus_micros(like_expr, moved) }}
     {%- endif -%}
 {%- endmacro %}
 
@@ -97,10 +121,6 @@
     {%- endfor %}
 {%- endmacro %}
 
-{% macro _plus_micros(time_expr, micros) -%}
-    timestampadd(microsecond, {{ micros }}, {{ time_expr }})
-{%- endmacro %}
-
 {#- The latest grid point offset + k * period at or before `position` (all bigint expressions or numbers). -#}
 {% macro _grid_floor(position, period, offset) -%}
     {{ position }} - pmod({{ position }} - ({{ offset }}), {{ period }})
@@ -117,18 +137,26 @@
 {%- endmacro %}
 
 {#-
-    The rows of `relation` with a time, plus window_tvf__wall (the time on the axis' wall clock, microseconds) and
-    window_tvf__position (that time's position on `grid`). Callers drop both with `* except (...)`.
+    The FROM clause of the window TVFs: `relation` as source_rows, then one-row lateral subqueries giving each row
+    walled.window_tvf__wall (its time on the axis' wall clock, microseconds) and positioned.window_tvf__position
+    (that time's position on `grid`). The caller adds `where source_rows.<timecol> is not null`. The helper values
+    live in relations of their own, so `source_rows.*` is the input's columns and nothing else, whatever they are
+    (a CTE's are unknown at compile time): one SQL text for every supported Spark, where `select t.* except (...)`
+    would need Spark 4.0. Spark (3.5 too) turns one-row lateral subqueries into projections of the row
+    (OptimizeOneRowRelationSubquery): the plan is the one nested SELECTs give (docs/spark_versions.md).
 -#}
+{% macro _positioned_sources(relation, timecol, axis, grid) -%}
+{{ relation }} as source_rows,
+    lateral (select {{ window_tvf._wall_micros(axis, 'source_rows.' ~ timecol) }} as window_tvf__wall) as walled,
+    lateral (select {{ window_tvf._grid_position(grid, 'walled.window_tvf__wall') }} as window_tvf__position) as positioned
+{%- endmacro %}
+
+{#- The rows of `relation` with a time, plus window_tvf__wall and window_tvf__position (see _positioned_sources). -#}
 {% macro _positioned_rows(relation, timecol, axis, grid) -%}
 select
-            walled.*,
-            {{ window_tvf._grid_position(grid, 'walled.window_tvf__wall') }} as window_tvf__position
-        from (
-            select
-                source_rows.*,
-                {{ window_tvf._wall_micros(axis, 'source_rows.' ~ timecol) }} as window_tvf__wall
-            from {{ relation }} as source_rows
-            where source_rows.{{ timecol }} is not null
-        ) as walled
+            source_rows.*,
+            walled.window_tvf__wall,
+            positioned.window_tvf__position
+        from {{ window_tvf._positioned_sources(relation, timecol, axis, grid) }}
+        where source_rows.{{ timecol }} is not null
 {%- endmacro %}

@@ -26,5 +26,5 @@
     {%- set ordering = window_tvf._order_by(order_by, 'deduplicate', 'order_by', 'ranked_input', reverse=(keep == 'last'),
         relation=relation, columns=columns) -%}
     {{ return(window_tvf._first_rows('select * from ' ~ relation, 1, ordering,
-        partition, none, 'deduplicate', reverse_tie_break=(keep == 'last'), columns=columns.keys() | list)) }}
+        partition, none, 'deduplicate', reverse_tie_break=(keep == 'last'), columns=window_tvf._known_column_names(relation))) }}
 {% endmacro %}

@@ -13,15 +13,18 @@
 {% endmacro %}
 
 {#-
-    What sample, split and split_part share: the relation and u for each of its rows (key_columns checked against a
-    ref()/source() relation). The seed is a whole number from 0 to bigint's maximum.
+    What sample, split and split_part share: `from`, the relation as source_rows with u for each of its rows, and
+    `u` (key_columns checked against a ref()/source() relation). The seed is a whole number from 0 to bigint's
+    maximum. u comes from a one-row lateral subquery (a projection in Spark's plan), not the WHERE clause: Spark 3.5
+    expands `source_rows.*` inside a function in a SELECT list, not in a filter.
 -#}
 {% macro _sampling_plan(relation, seed, key_columns, macro_name) %}
     {%- set relation = window_tvf._relation(relation, macro_name) -%}
     {%- set keys = window_tvf._column_names(key_columns, macro_name, 'key_columns') -%}
     {%- do window_tvf._existing_columns(keys, window_tvf._known_columns(relation), relation, macro_name, 'key_columns') -%}
     {%- set seed = 0 if seed is none else window_tvf._positive_integer(seed, macro_name, 'seed', minimum=0) -%}
-    {{ return({'relation': relation, 'u': window_tvf._row_fraction(seed, keys, 'source_rows')}) }}
+    {{ return({'from': relation ~ ' as source_rows,\n    lateral (select ' ~ window_tvf._row_fraction(seed, keys, 'source_rows')
+        ~ ' as window_tvf__u) as sampled', 'u': 'sampled.window_tvf__u'}) }}
 {% endmacro %}
 
 {#- A finite number (not a bool, string, nan or infinity). -#}
@@ -42,7 +45,7 @@
     {%- endif -%}
     {%- set plan = window_tvf._sampling_plan(relation, seed, key_columns, 'sample') -%}
 select source_rows.*
-from {{ plan.relation }} as source_rows
+from {{ plan.from }}
 where {{ plan.u }} < {{ fraction }}
 {%- endmacro %}
 
@@ -67,7 +70,7 @@ select
         {%- endfor %}
         else {{ bounds | length - 1 }}
     end as split_index
-from {{ plan.relation }} as source_rows
+from {{ plan.from }}
 {%- endmacro %}
 
 
@@ -84,7 +87,7 @@ from {{ plan.relation }} as source_rows
     {%- endif -%}
     {%- set plan = window_tvf._sampling_plan(relation, seed, key_columns, 'split_part') -%}
 select source_rows.*
-from {{ plan.relation }} as source_rows
+from {{ plan.from }}
 where {{ plan.u }} >= {{ 0 if index == 0 else bounds[index - 1] }}
     {%- if index < bounds | length - 1 %} and {{ plan.u }} < {{ bounds[index] }}{% endif %}
 {%- endmacro %}

@@ -22,5 +22,5 @@
             relation ~ " already has a column of that name, which the output would repeat; pick another name") }}
     {%- endif -%}
     {{ return(window_tvf._first_rows('select * from ' ~ relation, n, ordering, partition, rank_column, 'topn',
-        columns=columns.keys() | list)) }}
+        columns=window_tvf._known_column_names(relation))) }}
 {% endmacro %}

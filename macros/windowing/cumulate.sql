@@ -19,22 +19,16 @@
     {%- do window_tvf._check_columns(relation, 'cumulate', timecol) -%}
     {%- set axis = window_tvf._time_axis(relation, timecol, time_zone, 'cumulate') -%}
     {%- set step_grid = window_tvf._cumulate_step_grid(grid, step_span) -%}
-    {%- set period = window_tvf._cumulate_period(grid, step_grid, 'window_tvf__position') -%}
+    {%- set period = window_tvf._cumulate_period(grid, step_grid, 'positioned.window_tvf__position') -%}
 select
-    cumulated.* except (window_tvf__wall, window_tvf__position, window_tvf__period_start, window_tvf__end),
+    source_rows.*,
     {{ window_tvf._window_columns(axis,
-        window_tvf._grid_wall(grid, 'window_tvf__period_start'),
-        window_tvf._grid_wall(step_grid, 'window_tvf__end'),
-        'cumulated.' ~ timecol) }}
-from (
-    select
-        positioned.*,
-        {{ period.start }} as window_tvf__period_start,
-        -- the windows holding the row: the step ends after it, up to the end of its period
-        explode({{ window_tvf._grid_points_between('window_tvf__position', period.end, step_grid.period, step_grid.offset) }})
-            as window_tvf__end
-    from (
-        {{ window_tvf._positioned_rows(relation, timecol, axis, step_grid) }}
-    ) as positioned
-) as cumulated
+        window_tvf._grid_wall(grid, period.start),
+        window_tvf._grid_wall(step_grid, 'cumulated.window_tvf__end'),
+        'source_rows.' ~ timecol) }}
+from {{ window_tvf._positioned_sources(relation, timecol, axis, step_grid) }}
+    -- the windows holding the row: the step ends after it, up to the end of its period
+    lateral view explode({{ window_tvf._grid_points_between('positioned.window_tvf__position', period.end,
+        step_grid.period, step_grid.offset) }}) cumulated as window_tvf__end
+where source_rows.{{ timecol }} is not null
 {%- endmacro %}

@@ -20,19 +20,14 @@
     {%- do window_tvf._check_columns(relation, 'hop', timecol) -%}
     {%- set axis = window_tvf._time_axis(relation, timecol, time_zone, 'hop') -%}
 select
-    hopped.* except (window_tvf__wall, window_tvf__position, window_tvf__start),
+    source_rows.*,
     {{ window_tvf._window_columns(axis,
-        window_tvf._grid_wall(grid, 'window_tvf__start'),
-        window_tvf._grid_wall(grid, 'window_tvf__start + ' ~ size_units),
-        'hopped.' ~ timecol) }}
-from (
-    select
-        positioned.*,
-        -- the windows holding the row start on the slide grid within one size before it
-        explode({{ window_tvf._grid_points_between('window_tvf__position - ' ~ size_units, 'window_tvf__position',
-            grid.period, grid.offset) }}) as window_tvf__start
-    from (
-        {{ window_tvf._positioned_rows(relation, timecol, axis, grid) }}
-    ) as positioned
-) as hopped
+        window_tvf._grid_wall(grid, 'hopped.window_tvf__start'),
+        window_tvf._grid_wall(grid, 'hopped.window_tvf__start + ' ~ size_units),
+        'source_rows.' ~ timecol) }}
+from {{ window_tvf._positioned_sources(relation, timecol, axis, grid) }}
+    -- the windows holding the row start on the slide grid within one size before it
+    lateral view explode({{ window_tvf._grid_points_between('positioned.window_tvf__position - ' ~ size_units,
+        'positioned.window_tvf__position', grid.period, grid.offset) }}) hopped as window_tvf__start
+where source_rows.{{ timecol }} is not null
 {%- endmacro %}

@@ -17,17 +17,12 @@
     {%- do window_tvf._check_columns(relation, 'tumble', timecol) -%}
     {%- set axis = window_tvf._time_axis(relation, timecol, time_zone, 'tumble') -%}
 select
-    tumbled.* except (window_tvf__wall, window_tvf__position, window_tvf__start),
+    source_rows.*,
     {{ window_tvf._window_columns(axis,
-        window_tvf._grid_wall(grid, 'window_tvf__start'),
-        window_tvf._grid_wall(grid, 'window_tvf__start + ' ~ grid.period),
-        'tumbled.' ~ timecol) }}
-from (
-    select
-        positioned.*,
-        {{ window_tvf._grid_cell_start(grid, 'window_tvf__position') }} as window_tvf__start
-    from (
-        {{ window_tvf._positioned_rows(relation, timecol, axis, grid) }}
-    ) as positioned
-) as tumbled
+        window_tvf._grid_wall(grid, 'tumbled.window_tvf__start'),
+        window_tvf._grid_wall(grid, 'tumbled.window_tvf__start + ' ~ grid.period),
+        'source_rows.' ~ timecol) }}
+from {{ window_tvf._positioned_sources(relation, timecol, axis, grid) }},
+    lateral (select {{ window_tvf._grid_cell_start(grid, 'positioned.window_tvf__position') }} as window_tvf__start) as tumbled
+where source_rows.{{ timecol }} is not null
 {%- endmacro %}

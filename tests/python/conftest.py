@@ -1,7 +1,9 @@
 from __future__ import annotations
 
+import os
 import shutil
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -10,16 +12,19 @@ from dbt_harness import REPO, DbtRun, configure_environment, run_dbt
 # The DAGs' support package (dags/window_tvf_pipeline), importable as Airflow makes it.
 sys.path.insert(0, str(REPO / "dags"))
 
-# Tests get their own warehouse and metastore, fresh each run, apart from the pipeline's .spark/.
-SPARK_DIR = REPO / ".spark" / "pytest"
+# Tests get their own warehouse and metastore, fresh each run, apart from the pipeline's .spark/ (the runs on other
+# Spark versions, spark_versions.py, name theirs).
+SPARK_DIR = Path(os.environ.get("WINDOW_TVF_TEST_SPARK_DIR", REPO / ".spark" / "pytest"))
 shutil.rmtree(SPARK_DIR, ignore_errors=True)
 configure_environment(SPARK_DIR)
 
 
 @pytest.fixture(scope="session")
 def build() -> DbtRun:
-    """One `dbt build` of the whole project: seeds, example models, and every data test."""
-    return run_dbt(["build"])
+    """One `dbt build` of the whole project: seeds, example models, and every data test (the lean run on the oldest
+    Spark, spark_versions.py, builds only the selection in WINDOW_TVF_TEST_SELECT)."""
+    selection = os.environ.get("WINDOW_TVF_TEST_SELECT", "").split()
+    return run_dbt(["build", *(["--select", *selection] if selection else [])])
 
 
 @pytest.fixture(scope="session")

@@ -16,6 +16,11 @@ FILES = {
         models:
           throwaway:
             +materialized: table
+            # Spark 3.5 makes Hive tables without a format, and Hive has no timestamp_ntz (README, "Spark versions").
+            +file_format: parquet
+        seeds:
+          throwaway:
+            +file_format: parquet
     """,
     "packages.yml": f"""
         packages:

@@ -1,0 +1,190 @@
+"""The conformance suites on the other supported Spark versions (`make test-compat`; the oldest inside `make test`).
+
+Each version has a virtual environment of its own, `.venv-<name>`, synced from `requirements-<name>.lock` (the
+project's dbt pins, that pyspark, pytest). It runs this repository's pytest files in a subprocess, so the embedded
+Spark is that version's: its warehouse, metastore, dbt target and logs under `.spark/pytest-<name>`, apart from the
+main suite's. The tests are the main suite's own, unchanged: they compare the macros' rows with Flink's documented
+tables, hand-checked edge cases, the DST rows from Flink 2.3 and an independent Python reference, and fail on any
+difference. Only what needs Airflow or Great Expectations (the pipeline), or starts Spark deployments, stays out.
+
+    .venv/bin/python tests/python/spark_versions.py spark35 spark40     # what `make test-compat` runs
+    .venv/bin/python tests/python/spark_versions.py --lean spark35      # the part of `make test`
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+@dataclass(frozen=True)
+class SparkVersion:
+    name: str  # spark35: .venv-spark35, requirements-spark35.lock
+
+    @property
+    def venv(self) -> Path:
+        return REPO / f".venv-{self.name}"
+
+    @property
+    def pyspark(self) -> str:
+        """The pyspark version pinned in the lock file."""
+        lock = (REPO / f"requirements-{self.name}.lock").read_text()
+        return re.search(r"^pyspark==(\S+)", lock, re.MULTILINE).group(1)
+
+    @property
+    def work_dir(self) -> Path:
+        return REPO / ".spark" / f"pytest-{self.name}"
+
+
+VERSIONS = {name: SparkVersion(name) for name in ("spark35", "spark40")}
+OLDEST = VERSIONS["spark35"]
+
+
+@dataclass(frozen=True)
+class Suite:
+    files: tuple[str, ...]
+    select: tuple[str, ...] = ()  # the dbt build's selection (none: the whole project, as the main suite builds it)
+
+
+# Window semantics: Flink's documented examples and edge cases (incl. the DST comparison with Flink's rows), the
+# window operations (slicing against row assignment, Top-N, joins, cascades), calendar and zoned windows against
+# the Python reference, the Table API macros. The build leaves out Nexmark and the order pipeline, which reuse
+# these macros at larger scale.
+LEAN = Suite(
+    files=("test_documented_examples.py", "test_window_operations.py", "test_calendar_windows.py",
+           "test_table_operations.py"),
+    select=("+path:models/flink_examples", "+path:models/window_operations", "+path:models/table_operations",
+            "+path:models/datastream_examples", "+path:tests/windowing", "+path:tests/window_operations",
+            "+path:tests/table_operations", "path:seeds/table_operations"),
+)
+# Everything that runs without Airflow, Great Expectations or extra Spark deployments, on the whole project's build.
+FULL = Suite(files=LEAN.files + (
+    "test_datastream_windows.py", "test_incremental_deduplicate.py", "test_nexmark.py", "test_value_fits.py",
+    "test_no_silent_overflow.py", "test_arguments.py", "test_package_install.py", "test_microbatch.py",
+    "test_parse_json_lines.py",
+))
+
+
+@dataclass(frozen=True)
+class Outcome:
+    version: SparkVersion
+    returncode: int
+    seconds: float
+    cpu_seconds: float  # user + system, the JVM's included
+    summary: str  # pytest's last line
+    log: Path
+
+    @property
+    def passed(self) -> bool:
+        return self.returncode == 0
+
+
+def run(version: SparkVersion, suite: Suite) -> Outcome:
+    """pytest in the version's venv on the suite's files; its whole output goes to <work_dir>/pytest.log."""
+    python = version.venv / "bin" / "python"
+    if not python.exists():
+        raise FileNotFoundError(f"{python} is missing: `make test` or `make test-compat` creates it from "
+                                f"requirements-{version.name}.lock")
+    version.work_dir.mkdir(parents=True, exist_ok=True)
+    log = version.work_dir / "pytest.log"
+    # Nothing of the calling process's Spark or dbt settings: the child's conftest sets its own.
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("WINDOW_TVF_", "PYSPARK", "_PYSPARK", "SPARK_HOME", "DBT_"))}
+    env.update({
+        "WINDOW_TVF_TEST_SPARK_DIR": str(version.work_dir / "spark"),
+        "DBT_TARGET_PATH": str(version.work_dir / "target"),
+        "DBT_LOG_PATH": str(version.work_dir / "logs"),
+        "SPARK_LOCAL_IP": "127.0.0.1",
+        # One short-lived JVM on 2 cores: the C1 compiler alone and one GC thread cost about 13% less CPU.
+        "JAVA_TOOL_OPTIONS": "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
+    })
+    if suite.select:
+        env["WINDOW_TVF_TEST_SELECT"] = " ".join(suite.select)
+    began = time.monotonic()
+    with open(log, "w") as out:
+        process = subprocess.Popen(
+            [str(python), "-m", "pytest", "-p", "no:cacheprovider", *(f"tests/python/{f}" for f in suite.files)],
+            cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+        )
+        cpu = _TreeCpu(process.pid)
+        returncode = process.wait()
+        cpu.stop()
+    lines = [line for line in log.read_text().splitlines() if line.strip()]
+    return Outcome(version, returncode, time.monotonic() - began, cpu.seconds, lines[-1] if lines else "", log)
+
+
+class _TreeCpu(threading.Thread):
+    """CPU seconds of a process and its descendants (the JVM is pytest's child, which never reaps it: getrusage of
+    children would miss it), sampled every second while they run."""
+
+    def __init__(self, pid: int) -> None:
+        super().__init__(daemon=True)
+        self.pid, self.by_pid, self.done = pid, {}, threading.Event()
+        self.start()
+
+    def run(self) -> None:
+        import psutil  # installed with Airflow in the main venv, which runs this module
+
+        while not self.done.wait(1.0):
+            try:
+                root = psutil.Process(self.pid)
+                processes = [root, *root.children(recursive=True)]
+            except psutil.NoSuchProcess:
+                return
+            for process in processes:
+                try:
+                    times = process.cpu_times()
+                except psutil.NoSuchProcess:
+                    continue
+                self.by_pid[process.pid] = times.user + times.system
+
+    def stop(self) -> None:
+        self.done.set()
+        self.join()
+
+    @property
+    def seconds(self) -> float:
+        return sum(self.by_pid.values())
+
+
+def failures(outcome: Outcome) -> str:
+    """pytest's short summary of what failed (its `-ra` lines), or the log's last lines."""
+    lines = outcome.log.read_text().splitlines()
+    failed = [line for line in lines if line.startswith(("FAILED", "ERROR"))]
+    return "\n".join(failed or lines[-30:])
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("versions", nargs="+", choices=sorted(VERSIONS))
+    parser.add_argument("--lean", action="store_true", help="the part of make test: window semantics only")
+    arguments = parser.parse_args()
+    suite = LEAN if arguments.lean else FULL
+    outcomes = []
+    for name in arguments.versions:
+        version = VERSIONS[name]
+        print(f"pyspark {version.pyspark} ({version.venv.name}): {len(suite.files)} test files, "
+              f"{'selected' if suite.select else 'whole'} dbt build; log: {version.work_dir / 'pytest.log'}",
+              flush=True)
+        outcome = run(version, suite)
+        outcomes.append(outcome)
+        print(f"  {'passed' if outcome.passed else 'FAILED'} in {outcome.seconds:.0f} s ({outcome.cpu_seconds:.0f} "
+              f"CPU s): {outcome.summary}", flush=True)
+        if not outcome.passed:
+            print(failures(outcome), flush=True)
+    print("Summary: " + "; ".join(f"pyspark {o.version.pyspark} {'passed' if o.passed else 'FAILED'} "
+                                  f"({o.seconds:.0f} s)" for o in outcomes))
+    return 0 if all(o.passed for o in outcomes) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

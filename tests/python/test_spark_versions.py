@@ -1,0 +1,23 @@
+"""The oldest supported Spark gives the same rows: the window-semantics suites (documented examples, edge cases, the
+DST comparison with Flink, window operations, calendar and zoned windows, table operations) run again on pyspark
+3.5, in its own venv and subprocess (spark_versions.py; `make test-compat` runs more files, on 3.5 and 4.0)."""
+
+from __future__ import annotations
+
+import subprocess
+
+from spark_versions import LEAN, OLDEST, failures, run
+
+
+def test_the_compat_venv_runs_the_oldest_supported_spark() -> None:
+    python = OLDEST.venv / "bin" / "python"
+    version = subprocess.run([str(python), "-c", "import pyspark; print(pyspark.__version__)"],
+                             capture_output=True, text=True, check=True).stdout.strip()
+    assert version == OLDEST.pyspark and version.startswith("3.5.")
+
+
+def test_window_semantics_suites_pass_on_the_oldest_supported_spark() -> None:
+    outcome = run(OLDEST, LEAN)
+    assert outcome.passed, (f"on pyspark {OLDEST.pyspark}: {outcome.summary}\n{failures(outcome)}\n"
+                            f"(whole output: {outcome.log})")
+    assert " passed" in outcome.summary and "skipped" not in outcome.summary, outcome.summary
