@@ -8,7 +8,7 @@ Event time and arrival time differ: most events arrive within seconds or minutes
 order and events of the previous hour), some arrive hours later (late data), a few are delivered twice (exact
 duplicates: the same line again in the same or the next file), a few carry no event time at all, and about one line
 in 200 is not a valid event at all (a partial write, a quantity in words, a time without its zone, ...: the pipeline
-quarantines them, README "Dirty feeds").
+quarantines them, docs/dirty_feeds.md).
 """
 
 from __future__ import annotations
