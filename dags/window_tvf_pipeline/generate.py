@@ -1,8 +1,11 @@
 """Seeded generator of raw landing files: order events (one JSON-lines file per arrival hour) and item price
 snapshots (one file every few hours), with the defects real feeds have.
 
-    python -m window_tvf_pipeline.generate --landing-dir landing --hours 6            # small (tests, demo)
-    python -m window_tvf_pipeline.generate --landing-dir landing --hours 24 --large   # ~100x the events
+    python -m window_tvf_pipeline.generate --hours 6            # small (tests, demo)
+    python -m window_tvf_pipeline.generate --hours 24 --large   # ~100x the events
+
+By default the files go where the DAG reads them and start where its schedule starts: WINDOW_TVF_LANDING_DIR
+(default <repo>/landing, wherever the command runs) and WINDOW_TVF_PIPELINE_START, the DAG's own settings.
 
 Event time and arrival time differ: most events arrive within seconds or minutes (so a file holds events out of
 order and events of the previous hour), some arrive hours later (late data), a few are delivered twice (exact
@@ -20,6 +23,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
+from window_tvf_pipeline.config import Settings
 from window_tvf_pipeline.landing import (
     EVENTS,
     PRICES,
@@ -171,9 +175,12 @@ def write_landing(landing_dir: Path, start: datetime, hours: int, shape: Shape =
 
 
 def main() -> None:
+    settings = Settings.from_environment()
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--landing-dir", type=Path, required=True)
-    parser.add_argument("--start", type=parse_utc, default=parse_utc("2026-01-01T00:00:00Z"))
+    parser.add_argument("--landing-dir", type=Path, default=settings.landing_dir,
+                        help=f"default: the DAG's WINDOW_TVF_LANDING_DIR ({settings.landing_dir})")
+    parser.add_argument("--start", type=parse_utc, default=settings.start,
+                        help=f"the first arrival hour; default: the DAG's WINDOW_TVF_PIPELINE_START ({settings.start:%Y-%m-%dT%H:%M:%SZ})")
     parser.add_argument("--hours", type=int, default=6, help="arrival hours to write, one events file each")
     parser.add_argument("--seed", type=int, default=7)
     parser.add_argument("--large", action="store_true", help=f"{LARGE.events_per_hour} events per hour")
