@@ -140,25 +140,31 @@ def main() -> int:
     first = START + timedelta(hours=args.hours - args.batches)
     last = START + timedelta(hours=args.hours)
     batches: dict[str, list[float]] = {name: [] for name in MODELS}
+    reads: dict[str, list[tuple[int, int]]] = {name: [] for name in MODELS}
+    # Spark's status store keeps the last 1,000 executions, fewer than a backfill runs: each batch's reads are taken
+    # from the plans as soon as dbt reports the batch.
+    seen = {"mark": last_execution_id(spark)}
+
+    def take_reads() -> None:
+        for query in queries_since(spark, seen["mark"]):
+            seen["mark"] = max(seen["mark"], query.execution_id)
+            model = (query.written_table or "").split(".")[-1].removeprefix("mb_")
+            for scan in query.scans if model in reads else []:
+                if scan.table.endswith(".events"):
+                    reads[model].append((scan.partitions_read, scan.rows))
 
     def on_event(event) -> None:
         if event.info.name == "LogBatchResult" and event.data.status not in ("error", "skipped"):
             model = event.data.description.rsplit(".", 1)[-1].removeprefix("mb_")
             batches[model].append(float(event.data.execution_time))
+            take_reads()
             print(f"  {model:<16} batch {event.data.batch_index:>3}/{event.data.total_batches}: "
                   f"{event.data.execution_time:5.2f} s", flush=True)
 
-    mark = last_execution_id(spark)
     began = time.time()
     dbt(["run", "--event-time-start", f"{first:%Y-%m-%dT%H:%M:%S}", "--event-time-end", f"{last:%Y-%m-%dT%H:%M:%S}"],
         WORK / "logs", project_dir=root, callbacks=[on_event])
     wall = time.time() - began
-    reads: dict[str, list[tuple[int, int]]] = {name: [] for name in MODELS}
-    for query in queries_since(spark, mark):
-        model = (query.written_table or "").split(".")[-1].removeprefix("mb_")
-        for scan in query.scans if model in reads else []:
-            if scan.table.endswith(".events"):
-                reads[model].append((scan.partitions_read, scan.rows))
     report = _report(args, batches, reads, wall)
     print("\n".join(report))
     if not args.no_write:
