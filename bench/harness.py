@@ -69,7 +69,10 @@ class BenchSpark:
         """PySpark logs every failed SQL statement (dbt's expected "table not found" probes too) as JSON on stderr."""
         import logging
 
-        from pyspark.logger import PySparkLogger
+        try:
+            from pyspark.logger import PySparkLogger
+        except ImportError:  # pyspark 3.5 has no such logger (and does not log failed statements)
+            return
 
         logger = PySparkLogger.getLogger("SQLQueryContextLogger")
         for handler in list(logger.handlers):

@@ -99,7 +99,9 @@ def zone_rules_digest(spark) -> str:
     """Digest of every zone's offset table as window_tvf._zone_rules reads it from this Spark (one query a zone)."""
     import pytz
 
-    zones = [zone for zone in pytz.all_timezones if zone not in ("UTC",)]
+    # the IANA zones that this JVM's java.time knows (pytz also lists a few it does not, which Spark rejects)
+    known = set(spark.sparkContext._jvm.java.time.ZoneId.getAvailableZoneIds())
+    zones = [zone for zone in pytz.all_timezones if zone in known and zone != "UTC"]
     call = "{% for zone in " + json.dumps(zones) + " %}{{ tojson([zone, window_tvf._zone_rules(zone)]) }}\n{% endfor %}"
     compiled = compile_inline(call, REPO, "UTC")
     if compiled is None:
