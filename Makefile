@@ -38,7 +38,7 @@ pipeline: setup
 	cd dags && ../$(BIN)/python -m window_tvf_pipeline.run
 
 # The test suite: pytest drives dbt in-process, so one SparkSession serves every test; test_spark_versions.py runs
-# the window-semantics suites on the oldest supported Spark (3.5) in a subprocess of its own.
+# the window-semantics suites on the oldest supported Spark (3.5) in a subprocess of its own, beside the main suite.
 test: setup .venv-spark35/.synced
 	@scripts/check_prerequisites.sh
 	$(BIN)/pytest

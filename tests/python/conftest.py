@@ -42,6 +42,25 @@ def spark(built: DbtRun):
     return SparkSession.builder.getOrCreate()
 
 
+OLDEST_SPARK_RUN = pytest.StashKey["Background"]()
+
+
+@pytest.hookimpl(trylast=True)  # after -k and -m have deselected
+def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+    """test_spark_versions.py's run on the oldest Spark (a pytest of its own in a subprocess, about 4 minutes) starts
+    as soon as its test is selected, beside the main suite, rather than at its turn near the end."""
+    if not config.option.collectonly and any(item.path.name == "test_spark_versions.py" for item in items):
+        from spark_versions import LEAN, OLDEST, Background
+
+        config.stash[OLDEST_SPARK_RUN] = Background(OLDEST, LEAN)
+
+
+@pytest.fixture(scope="session")
+def oldest_spark_run(pytestconfig: pytest.Config) -> "Background":
+    """The oldest Spark's run started at collection (its outcome waited for by the test that uses it)."""
+    return pytestconfig.stash[OLDEST_SPARK_RUN]
+
+
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Stop Spark and close py4j's gateway while the session's streams are open, and say nothing more after.
 
@@ -55,4 +74,6 @@ def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
 
     logging.disable(logging.INFO)
     stop_spark()
+    if OLDEST_SPARK_RUN in session.config.stash:
+        session.config.stash[OLDEST_SPARK_RUN].stop()
     sys.stdout.flush()

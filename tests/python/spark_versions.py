@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -90,36 +91,74 @@ class Outcome:
 
 def run(version: SparkVersion, suite: Suite) -> Outcome:
     """pytest in the version's venv on the suite's files; its whole output goes to <work_dir>/pytest.log."""
-    python = version.venv / "bin" / "python"
-    if not python.exists():
-        raise FileNotFoundError(f"{python} is missing: `make test` or `make test-compat` creates it from "
-                                f"requirements-{version.name}.lock")
-    version.work_dir.mkdir(parents=True, exist_ok=True)
-    log = version.work_dir / "pytest.log"
-    # Nothing of the calling process's Spark or dbt settings: the child's conftest sets its own.
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("WINDOW_TVF_", "PYSPARK", "_PYSPARK", "SPARK_HOME", "DBT_"))}
-    env.update({
-        "WINDOW_TVF_TEST_SPARK_DIR": str(version.work_dir / "spark"),
-        "DBT_TARGET_PATH": str(version.work_dir / "target"),
-        "DBT_LOG_PATH": str(version.work_dir / "logs"),
-        "SPARK_LOCAL_IP": "127.0.0.1",
-        # One short-lived JVM on 2 cores: the C1 compiler alone and one GC thread cost about 13% less CPU.
-        "JAVA_TOOL_OPTIONS": "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
-    })
-    if suite.select:
-        env["WINDOW_TVF_TEST_SELECT"] = " ".join(suite.select)
-    began = time.monotonic()
-    with open(log, "w") as out:
-        process = subprocess.Popen(
-            [str(python), "-m", "pytest", "-p", "no:cacheprovider", *(f"tests/python/{f}" for f in suite.files)],
-            cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
-        )
-        cpu = _TreeCpu(process.pid)
-        returncode = process.wait()
-        cpu.stop()
-    lines = [line for line in log.read_text().splitlines() if line.strip()]
-    return Outcome(version, returncode, time.monotonic() - began, cpu.seconds, lines[-1] if lines else "", log)
+    return Background(version, suite).result()
+
+
+class Background(threading.Thread):
+    """A run in a thread of its own. The main suite starts the oldest Spark's run as soon as it collects its test
+    (conftest.py) and waits for the outcome in that test, so the 3.5 suite overlaps the main suite's waits (JVM
+    starts, child processes, sensors) instead of adding its whole time at the end."""
+
+    def __init__(self, version: SparkVersion, suite: Suite) -> None:
+        super().__init__(daemon=True, name=f"pytest-{version.name}")
+        self.version, self.suite = version, suite
+        self.process: subprocess.Popen | None = None
+        self._outcome: Outcome | None = None
+        self._error: BaseException | None = None
+        self.start()
+
+    def run(self) -> None:
+        try:
+            self._outcome = self._pytest()
+        except BaseException as error:  # handed to whoever waits for the result
+            self._error = error
+
+    def result(self) -> Outcome:
+        self.join()
+        if self._error is not None:
+            raise self._error
+        assert self._outcome is not None
+        return self._outcome
+
+    def stop(self) -> None:
+        """Ends the subprocess (its JVM included) if the main suite finishes without waiting for it."""
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+        self.join(timeout=30)
+
+    def _pytest(self) -> Outcome:
+        version, suite = self.version, self.suite
+        python = version.venv / "bin" / "python"
+        if not python.exists():
+            raise FileNotFoundError(f"{python} is missing: `make test` or `make test-compat` creates it from "
+                                    f"requirements-{version.name}.lock")
+        version.work_dir.mkdir(parents=True, exist_ok=True)
+        log = version.work_dir / "pytest.log"
+        # Nothing of the calling process's Spark or dbt settings: the child's conftest sets its own.
+        env = {k: v for k, v in os.environ.items()
+               if not k.startswith(("WINDOW_TVF_", "PYSPARK", "_PYSPARK", "SPARK_HOME", "DBT_"))}
+        env.update({
+            "WINDOW_TVF_TEST_SPARK_DIR": str(version.work_dir / "spark"),
+            "DBT_TARGET_PATH": str(version.work_dir / "target"),
+            "DBT_LOG_PATH": str(version.work_dir / "logs"),
+            "SPARK_LOCAL_IP": "127.0.0.1",
+            # One short-lived JVM on 2 cores: the C1 compiler alone and one GC thread cost about 13% less CPU.
+            "JAVA_TOOL_OPTIONS": "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
+        })
+        if suite.select:
+            env["WINDOW_TVF_TEST_SELECT"] = " ".join(suite.select)
+        began = time.monotonic()
+        with open(log, "w") as out:
+            self.process = subprocess.Popen(
+                [str(python), "-m", "pytest", "-p", "no:cacheprovider", *(f"tests/python/{f}" for f in suite.files)],
+                cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+                start_new_session=True,  # a process group of its own: stop() ends the JVM with it
+            )
+            cpu = _TreeCpu(self.process.pid)
+            returncode = self.process.wait()
+            cpu.stop()
+        lines = [line for line in log.read_text().splitlines() if line.strip()]
+        return Outcome(version, returncode, time.monotonic() - began, cpu.seconds, lines[-1] if lines else "", log)
 
 
 class _TreeCpu(threading.Thread):
