@@ -25,6 +25,7 @@ import argparse
 import json
 import os
 import secrets
+import shlex
 import shutil
 import signal
 import subprocess
@@ -113,7 +114,9 @@ class LocalAirflow:
             "AIRFLOW__CORE__DAGS_FOLDER": str(REPO / "dags"),
             "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
             "AIRFLOW__CORE__EXECUTOR": "LocalExecutor",
-            "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": f"sqlite:///{self.home / 'airflow.db'}",
+            # SQLite admits one writer: a CLI command (a backfill creating its runs) waits up to 60 s for the
+            # scheduler's transactions instead of failing with "database is locked" after 5 s.
+            "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": f"sqlite:///{self.home / 'airflow.db'}?timeout=60",
             # Parsing a DAG file takes a few seconds; Airflow's 30 s limit is too tight on a busy 2-core machine.
             "AIRFLOW__CORE__DAGBAG_IMPORT_TIMEOUT": "300",
             "AIRFLOW__DAG_PROCESSOR__DAG_FILE_PROCESSOR_TIMEOUT": "300",
@@ -242,6 +245,13 @@ def _run_step(args: list[str], env: dict[str, str], log: Path, what: str) -> Non
         raise AirflowDeploymentError(f"{what} failed (exit {done.returncode}); end of {log}:\n{_tail(log)}")
 
 
+def _write_env_file(path: Path, env: dict[str, str]) -> None:
+    """The deployment's settings for the Airflow CLI (`set -a; . env; set +a`); it holds the JWT secret."""
+    path.write_text("".join(f"{k}={shlex.quote(v)}\n" for k, v in env.items()
+                            if k.startswith(("AIRFLOW", "WINDOW_TVF_", "DBT_", "SPARK_", "PYTHONWARNINGS"))))
+    path.chmod(0o600)
+
+
 def start(config: LocalAirflow, say: Any = print) -> Running:
     """Starts a fresh deployment and returns it once the UI answers and the DAGs are unpaused."""
     from window_tvf_pipeline.config import Settings
@@ -284,6 +294,7 @@ def start(config: LocalAirflow, say: Any = print) -> Running:
         if parse.wait() != 0:
             raise AirflowDeploymentError(f"dbt parse failed; end of {parse_log}:\n{_tail(parse_log)}")
         running.save(config.state_file)
+        _write_env_file(config.home / "env", running.env)
         migrate_log = config.service_logs / "db-migrate.log"
         airflow = str(Path(sys.executable).with_name("airflow"))
         _run_step([airflow, "db", "migrate"], running.env, migrate_log, "airflow db migrate")
@@ -399,12 +410,15 @@ def stop(config: LocalAirflow, say: Any = print) -> bool:
 
 def summary(config: LocalAirflow, running: Running) -> list[str]:
     first = datetime.fromisoformat(running.first_interval)
+    remote = running.env.get("WINDOW_TVF_SPARK_REMOTE")
+    spark = f"the Spark Connect server {remote}" if remote else "the embedded Spark, one task at a time"
+    reference = f"; {REFERENCE_DAG} triggered once" if config.trigger_reference else ""
     return [
-        f"Airflow UI: {running.api_url}  (login: {USER} / {running.password}; the password is in {config.passwords_file})",
-        f"DAGs: {HOURLY_DAG} catches up {config.hours} hourly intervals from {first:%Y-%m-%d %H:%M} UTC, one run at a "
-        f"time, then runs every hour; {REFERENCE_DAG} triggered once.",
-        f"Tasks run on {'the Spark Connect server ' + running.env['WINDOW_TVF_SPARK_REMOTE'] if config.target == 'connect' else 'the embedded Spark, one at a time'}"
-        f" (target {config.target}).",
+        f"Airflow UI: {running.api_url}  (login: {USER} / {running.password}; the password is in "
+        f"{config.passwords_file})",
+        f"DAGs: {HOURLY_DAG} catches up {config.hours} hourly intervals from {first:%Y-%m-%d %H:%M} UTC, one run at "
+        f"a time, then runs every hour{reference}.",
+        f"Tasks run on {spark} (target {config.target}).",
         f"Logs: services in {config.service_logs}/, task logs in {config.home / 'logs'}/"
         + (f", Spark server in {running.spark_dir}/connect.log" if running.spark_dir else ""),
         f"Airflow CLI against it: set -a; . {config.home / 'env'}; set +a; airflow dags list",
@@ -438,9 +452,6 @@ def main(argv: list[str] | None = None) -> int:
     except (AirflowDeploymentError, DeploymentError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    (config.home / "env").write_text("".join(f"export {k}={json.dumps(v)}\n" for k, v in running.env.items()
-                                             if k.startswith(("AIRFLOW", "WINDOW_TVF_", "DBT_", "SPARK_"))))
-    (config.home / "env").chmod(0o600)
     print(f"Airflow is up in {time.monotonic() - began:.0f} s.")
     for line in summary(config, running):
         print(line)
