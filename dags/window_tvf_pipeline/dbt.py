@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import time
 from collections import Counter
 from pathlib import Path
@@ -19,6 +20,7 @@ from typing import Any
 from window_tvf_pipeline.config import Settings
 
 log = logging.getLogger(__name__)
+_COLORS = re.compile(r"\x1b\[[0-9;]*m")  # dbt colors its warnings for a terminal
 _LEVELS = {"warn": logging.WARNING, "error": logging.ERROR}
 # dbt's statuses in its "Done." line's terms
 _SUMMARY = {"success": "PASS", "pass": "PASS", "warn": "WARN", "error": "ERROR", "fail": "ERROR",
@@ -33,7 +35,7 @@ def _forward(event: Any) -> None:
     """dbt's warnings and errors into the task log at their own level (its console output is off)."""
     level = _LEVELS.get(event.info.level)
     if level and event.info.msg:
-        log.log(level, "dbt: %s", event.info.msg)
+        log.log(level, "dbt: %s", _COLORS.sub("", event.info.msg))
 
 
 def _log_file(settings: Settings) -> Path:
