@@ -12,7 +12,7 @@ export DBT_PROFILES_DIR ?= $(CURDIR)
 export SPARK_LOCAL_IP ?= 127.0.0.1
 export DBT_SEND_ANONYMOUS_USAGE_STATS ?= False
 
-.PHONY: setup pipeline test test-compat bench bench-time-zones bench-paths bench-pipeline bench-nexmark bench-microbatch lock clean
+.PHONY: setup pipeline airflow airflow-stop test-airflow bench-airflow test test-compat bench bench-time-zones bench-paths bench-pipeline bench-nexmark bench-microbatch lock clean
 
 $(BIN)/.synced: requirements.lock
 	@scripts/check_prerequisites.sh
@@ -36,6 +36,23 @@ COMPAT_VERSIONS := spark35 spark40
 pipeline: setup
 	@scripts/check_prerequisites.sh
 	cd dags && ../$(BIN)/python -m window_tvf_pipeline.run
+
+# A real Airflow 3 deployment of the DAGs (scripts/airflow_local.py): a Spark Connect server every task shares, sample
+# landing data for the last hours, api-server on 127.0.0.1, scheduler, dag-processor and triggerer (LocalExecutor);
+# prints the UI's address and login. `make airflow-stop` stops what it started. Options: AIRFLOW_ARGS="--hours 6".
+airflow: setup
+	@scripts/check_prerequisites.sh
+	$(BIN)/python scripts/airflow_local.py start $(AIRFLOW_ARGS)
+
+airflow-stop: setup
+	$(BIN)/python scripts/airflow_local.py stop
+
+# The hourly DAG under Airflow's own scheduler (tests/python/test_airflow_deployment.py, 10-15 minutes; not part of
+# `make test`): the deployment above, two intervals, every table against dag.test()'s, the UI's grid in headless
+# Chromium (skipped without it: apt-get install -y chromium), its screenshot in docs/airflow_grid.png.
+test-airflow: setup
+	@scripts/check_prerequisites.sh
+	WINDOW_TVF_TEST_AIRFLOW=1 $(BIN)/pytest tests/python/test_airflow_deployment.py
 
 # The test suite: pytest drives dbt in-process, so one SparkSession serves every test; test_spark_versions.py runs
 # the window-semantics suites on the oldest supported Spark (3.5) in a subprocess of its own, beside the main suite.
@@ -86,6 +103,14 @@ bench-nexmark: setup
 bench-microbatch: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/python bench/microbatch.py $(MICROBATCH_ARGS)
+
+# The hourly DAG's backfill under Airflow's scheduler (make airflow's deployment, `airflow backfill create`) against the
+# same intervals under dag.test(), interval by interval; writes docs/airflow_deployment.md (24 intervals: about
+# 1.5 hours on 2 cores). Options: make bench-airflow BENCH_AIRFLOW_INTERVALS=6.
+BENCH_AIRFLOW_INTERVALS ?= 24
+bench-airflow: setup
+	@scripts/check_prerequisites.sh
+	$(BIN)/python bench/airflow_backfill.py --intervals $(BENCH_AIRFLOW_INTERVALS)
 
 # Recompile the lock files after editing requirements.in or requirements-spark*.in.
 lock: setup

@@ -7,9 +7,13 @@ import logging
 from datetime import datetime
 from typing import Any
 
-from window_tvf_pipeline.config import Settings
-from window_tvf_pipeline.spark import spark_session
-from window_tvf_pipeline.suites import (
+# GX logs every function it registers at INFO (200 lines) when it is imported, below, and Airflow's logging is
+# configured: that is noise, not news.
+logging.getLogger("great_expectations").setLevel(logging.WARNING)
+
+from window_tvf_pipeline.config import Settings  # noqa: E402
+from window_tvf_pipeline.spark import spark_session  # noqa: E402
+from window_tvf_pipeline.suites import (  # noqa: E402
     Checked,
     Rejections,
     Suite,
@@ -18,9 +22,6 @@ from window_tvf_pipeline.suites import (
     rejection_gate_suite,
     timestamp_literal,
 )
-
-# GX logs every registered function at INFO when Airflow's logging is configured; that is noise, not news.
-logging.getLogger("great_expectations").setLevel(logging.WARNING)
 
 SAMPLE_ROWS = 5
 
@@ -36,8 +37,13 @@ class RejectionGateFailed(QualityCheckFailed):
 def _context(settings: Settings) -> Any:
     import great_expectations as gx
 
+    from great_expectations.data_context.types.base import ProgressBarsConfig
+
     settings.gx_dir.mkdir(parents=True, exist_ok=True)
-    return gx.get_context(mode="file", project_root_dir=str(settings.gx_dir))
+    context = gx.get_context(mode="file", project_root_dir=str(settings.gx_dir))
+    # GX draws tqdm bars ("Calculating Metrics") on stderr, which Airflow logs at ERROR: off.
+    context.variables.progress_bars = ProgressBarsConfig(globally=False, metric_calculations=False)
+    return context
 
 
 def data_docs_index(settings: Settings) -> str:
