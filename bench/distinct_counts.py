@@ -24,7 +24,9 @@ import platform
 import time
 from dataclasses import dataclass
 
-from harness import (BENCH_SCHEMA, REPO, BenchSpark, cell, compile_inline, ratio, relation, timed_together,
+import statistics
+
+from harness import (BENCH_SCHEMA, REPO, BenchSpark, cell, compile_inline, ratio, relation, timed_rounds,
                      write_section)
 from window_aggregation import SHAPES
 
@@ -98,7 +100,9 @@ def run_speed(spark, rows: int, shapes: list, queries: list[Query], repeats: int
                 else macro_sql(table, query, "approx_count_distinct(user_id)", "rows"),
             }
             began = time.monotonic()
-            seconds = timed_together(spark, sql, repeats, TIMEOUT_S)
+            runs = timed_rounds(spark, sql, repeats, TIMEOUT_S, progress=lambda round_number, name, seconds: print(
+                f"  {shape.name} / {query.name} / {name}: {cell(seconds, TIMEOUT_S)} s", flush=True))
+            seconds = {name: statistics.median(runs[name]) if runs.get(name) else None for name in sql}
             line = (f"| {shape.label} | {query.name}{'' if query.native else ' (baseline: row path)'} | "
                     f"{cell(seconds['exact'], TIMEOUT_S)} | {cell(seconds['spark_exact'], TIMEOUT_S)} | "
                     f"{ratio(seconds['exact'], seconds['spark_exact'])} | {cell(seconds['approx'], TIMEOUT_S)} | "

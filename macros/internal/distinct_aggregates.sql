@@ -23,31 +23,6 @@
 {#- Spark's default lgConfigK for hll_sketch_agg, and the range it accepts. -#}
 {% macro _sketch_lg_k_default() %}{{ return(12) }}{% endmacro %}
 
-{#- `arguments` split at its top-level commas (outside parentheses and quotes), each part trimmed. -#}
-{% macro _top_level_arguments(arguments) %}
-    {%- set scan = namespace(depth=0, quote=none, part='') -%}
-    {%- set parts = [] -%}
-    {%- for character in arguments -%}
-        {%- if scan.quote -%}
-            {%- if character == scan.quote -%}{%- set scan.quote = none -%}{%- endif -%}
-        {%- elif character in ("'", '"', '`') -%}
-            {%- set scan.quote = character -%}
-        {%- elif character == '(' -%}
-            {%- set scan.depth = scan.depth + 1 -%}
-        {%- elif character == ')' -%}
-            {%- set scan.depth = scan.depth - 1 -%}
-        {%- endif -%}
-        {%- if character == ',' and scan.depth == 0 and not scan.quote -%}
-            {%- do parts.append(scan.part | trim) -%}
-            {%- set scan.part = '' -%}
-        {%- else -%}
-            {%- set scan.part = scan.part ~ character -%}
-        {%- endif -%}
-    {%- endfor -%}
-    {%- do parts.append(scan.part | trim) -%}
-    {{ return(parts) }}
-{% endmacro %}
-
 {#-
     An approximate distinct call parsed and checked: {'form', 'value', 'lg_k', 'sketches', 'sketch_out'}, or none
     when `call` is not one of the forms. A wrong argument count or precision is a compile error naming the macro.
@@ -56,7 +31,7 @@
     {%- set single_call = window_tvf._single_call(call) -%}
     {%- set forms = window_tvf._sketch_forms() -%}
     {%- if single_call is none or single_call[0] not in forms -%}{{ return(none) }}{%- endif -%}
-    {%- set form, arguments = single_call[0], window_tvf._top_level_arguments(single_call[1]) -%}
+    {%- set form, arguments = single_call[0], window_tvf._argument_scan(single_call[1]).parts -%}
     {%- set spec = forms[form] -%}
     {%- set allowed_count = 1 if spec.sketches else 2 -%}
     {%- if arguments[0] == '' or (arguments[0] | lower).startswith('distinct ') or arguments | length > allowed_count -%}
@@ -84,7 +59,7 @@
     {%- set single_call = window_tvf._single_call(call) -%}
     {%- if single_call is none or single_call[0] != 'count' -%}{{ return(none) }}{%- endif -%}
     {%- set match = modules.re.match('(?is)^\s*distinct(\s+|(?=\())(.+)$', single_call[1]) -%}
-    {%- if not match or window_tvf._top_level_arguments(match.group(2)) | length != 1 -%}{{ return(none) }}{%- endif -%}
+    {%- if not match or window_tvf._argument_scan(match.group(2)).parts | length != 1 -%}{{ return(none) }}{%- endif -%}
     {{ return(match.group(2) | trim) }}
 {% endmacro %}
 

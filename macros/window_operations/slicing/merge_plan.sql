@@ -114,9 +114,18 @@
 -#}
 {% macro _single_call(call) %}
     {%- set match = modules.re.match("(?s)^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)\s*$", call) -%}
-    {%- if not match -%}{{ return(none) }}{%- endif -%}
-    {%- set scan = namespace(depth=0, closed_early=false, quote=none) -%}
-    {%- for character in match.group(2) -%}
+    {%- if not match or not window_tvf._argument_scan(match.group(2)).balanced -%}{{ return(none) }}{%- endif -%}
+    {{ return([match.group(1) | lower, match.group(2)]) }}
+{% endmacro %}
+
+{#-
+    A call's argument text scanned outside quotes: {'parts': the text split at its top-level commas, each trimmed;
+    'balanced': whether its parentheses close in order and all close (else 'max(a) - min(a)' read as one call).
+-#}
+{% macro _argument_scan(arguments) %}
+    {%- set scan = namespace(depth=0, closed_early=false, quote=none, part='') -%}
+    {%- set parts = [] -%}
+    {%- for character in arguments -%}
         {%- if scan.quote -%}
             {%- if character == scan.quote -%}{%- set scan.quote = none -%}{%- endif -%}
         {%- elif character in ("'", '"', '`') -%}
@@ -127,8 +136,15 @@
             {%- set scan.depth = scan.depth - 1 -%}
             {%- if scan.depth < 0 -%}{%- set scan.closed_early = true -%}{%- endif -%}
         {%- endif -%}
+        {%- if character == ',' and scan.depth == 0 and not scan.quote -%}
+            {%- do parts.append(scan.part | trim) -%}
+            {%- set scan.part = '' -%}
+        {%- else -%}
+            {%- set scan.part = scan.part ~ character -%}
+        {%- endif -%}
     {%- endfor -%}
-    {{ return(none if scan.closed_early or scan.depth != 0 else [match.group(1) | lower, match.group(2)]) }}
+    {%- do parts.append(scan.part | trim) -%}
+    {{ return({'parts': parts, 'balanced': not scan.closed_early and scan.depth == 0}) }}
 {% endmacro %}
 
 {#-

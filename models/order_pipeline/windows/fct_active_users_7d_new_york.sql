@@ -6,7 +6,8 @@
 -- are 1-day windows (input_window_size), as in fct_item_sales_month_to_date_new_york.
 {{ window_tvf.incremental_window_aggregate(
     ref('int_user_days_new_york'),
-    window={'tvf': 'hop', 'timecol': 'window_time', 'slide': '1 day', 'size': '7 days', 'time_zone': 'America/New_York'},
+    window={'tvf': 'hop', 'timecol': 'window_time', 'slide': '1 day',
+        'size': '7 days', 'time_zone': 'America/New_York'},
     group_by=none,
     aggregates={
         'active_users': 'count(distinct user_id)',

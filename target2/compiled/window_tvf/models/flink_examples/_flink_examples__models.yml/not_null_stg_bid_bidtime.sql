@@ -1,0 +1,11 @@
+
+    
+    
+
+
+
+select *
+from window_tvf.stg_bid
+where bidtime is null
+
+

@@ -1,0 +1,5 @@
+select
+    bidtime,
+    price,
+    item
+from window_tvf.bid
