@@ -21,10 +21,9 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import statistics
 import time
 from dataclasses import dataclass
-
-import statistics
 
 from harness import (BENCH_SCHEMA, REPO, BenchSpark, cell, compile_inline, ratio, relation, timed_rounds,
                      write_section)
