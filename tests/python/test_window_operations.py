@@ -26,6 +26,7 @@ DATA_TESTS = {
     "assert_window_semi_anti_join_null_keys",
     "assert_sliced_aggregation_equals_row_assignment",
     "assert_sliced_calendar_aggregation_equals_row_assignment",
+    "assert_sliced_distinct_equals_row_assignment",
     "assert_many_windows_per_row",
 }
 

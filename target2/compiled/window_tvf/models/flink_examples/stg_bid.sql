@@ -1,5 +1,0 @@
-select
-    bidtime,
-    price,
-    item
-from window_tvf.bid
