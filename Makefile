@@ -12,7 +12,7 @@ export DBT_PROFILES_DIR ?= $(CURDIR)
 export SPARK_LOCAL_IP ?= 127.0.0.1
 export DBT_SEND_ANONYMOUS_USAGE_STATS ?= False
 
-.PHONY: setup pipeline airflow airflow-stop test-airflow bench-airflow test test-compat bench bench-time-zones bench-paths bench-pipeline bench-nexmark bench-microbatch lock clean
+.PHONY: setup pipeline airflow airflow-stop test-airflow bench-airflow test test-compat bench bench-distinct bench-time-zones bench-paths bench-pipeline bench-nexmark bench-microbatch lock clean
 
 $(BIN)/.synced: requirements.lock
 	@scripts/check_prerequisites.sh
@@ -68,11 +68,22 @@ test-compat: setup $(COMPAT_VERSIONS:%=.venv-%/.synced)
 
 # The window aggregation benchmark (about 30 minutes, estimated: three key distributions, 3 M and 10 M rows, both
 # shuffles of the sliced path per cell): prints a table and writes docs/benchmarks.md; then local time and calendar
-# windows against their UTC twins (bench-time-zones, about 3 minutes, its own section of the same doc).
+# windows against their UTC twins (bench-time-zones, about 3 minutes, its own section of the same doc); then rolling
+# distinct counts (bench-distinct at 10 M rows: an hour or more, estimated from 3 M rows, where Spark's own 30-day
+# window() + count(distinct) alone took 11 minutes).
 bench: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/python bench/window_aggregation.py
 	$(BIN)/python bench/time_zones.py
+	$(BIN)/python bench/distinct_counts.py
+
+# Rolling distinct counts (exact and HLL) against Spark's window() + count(distinct) / approx_count_distinct:
+# HOP 30 days / 1 day and 7 days / 1 day, month to date by day, on three key shapes (bench/distinct_counts.py;
+# its own section of docs/benchmarks.md). ROWS (default 10 M), SHAPES (dense,uniform,zipf), REPEATS, NOTE.
+bench-distinct: setup
+	@scripts/check_prerequisites.sh
+	$(BIN)/python bench/distinct_counts.py $(if $(ROWS),--rows $(ROWS)) $(if $(SHAPES),--shapes $(SHAPES)) \
+		$(if $(REPEATS),--repeats $(REPEATS)) $(if $(NOTE),--note "$(NOTE)")
 
 bench-time-zones: setup
 	@scripts/check_prerequisites.sh

@@ -283,6 +283,34 @@ def _month_to_date(checked: Checked, spark: Any) -> Any:
     )
 
 
+def _active_users(checked: Checked, spark: Any) -> Any:
+    """The rolling active-user windows (7 and 30 local days) the run rewrote, each beside the largest and the sum of
+    the daily active users of the days it covers (fct_active_users_1d_new_york, read from 31 days before the first
+    rewritten date): a user active on some day of a window is counted once in it, so its distinct count lies between
+    the two; and the HLL estimate's relative error."""
+    from pyspark.sql import functions as F
+
+    since = (checked.earliest - timedelta(days=32)).date()
+    days = (
+        checked.table(spark, "fct_active_users_1d_new_york")
+        .where(F.col("window_date") >= F.lit(since))
+        .select(F.col("window_start").alias("day_start"), F.col("active_users").alias("day_users"))
+    )
+    frames = []
+    for name in ("fct_active_users_7d_new_york", "fct_active_users_30d_new_york"):
+        windows = checked.table(spark, name).where(checked.rewritten_dates).withColumn("rolling", F.lit(name))
+        covered = (days.day_start >= windows.window_start) & (days.day_start < windows.window_end)
+        frames.append(
+            windows.join(days, covered, "left")
+            .groupBy("rolling", "window_start", "window_end", "active_users", "approx_active_users")
+            .agg(F.max("day_users").alias("max_day_users"), F.sum("day_users").alias("sum_day_users"))
+        )
+    rolling = frames[0].unionByName(frames[1])
+    return rolling.withColumn(
+        "approx_relative_error", F.abs(F.col("approx_active_users") - F.col("active_users")) / F.col("active_users")
+    )
+
+
 STATUSES = ["on_time", "late", "early", "no_event_time"]
 # The kept statuses other than on_time, and the view that lists each.
 LISTED_STATUSES = {
@@ -352,6 +380,18 @@ def order_window_suites(checked: Checked) -> list[Suite]:
                 gxe.ExpectCompoundColumnsToBeUnique(column_list=["window_start", "window_end", "item_id"]),
             ],
             row_id=["window_start", "window_end", "item_id"],
+        ),
+        Suite(
+            "order_windows.active_users_new_york",
+            lambda spark: _active_users(checked, spark),
+            [
+                gxe.ExpectColumnPairValuesAToBeGreaterThanB(column_A="active_users", column_B="max_day_users", or_equal=True),
+                gxe.ExpectColumnPairValuesAToBeGreaterThanB(column_A="sum_day_users", column_B="active_users", or_equal=True),
+                gxe.ExpectColumnValuesToNotBeNull(column="max_day_users"),
+                # lg_k 12: relative standard error about 1.6%; 10% is six of them
+                gxe.ExpectColumnValuesToBeBetween(column="approx_relative_error", min_value=0, max_value=0.1),
+            ],
+            row_id=["rolling", "window_start"],
         ),
         Suite(
             "order_windows.sessions_10m",

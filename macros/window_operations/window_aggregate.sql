@@ -24,6 +24,7 @@
     {%- set key_count = window_tvf._key_count_argument(keys, 'window_aggregate') -%}
     {%- set keys = window_tvf._column_names(group_by, 'window_aggregate', 'group_by') -%}
     {%- set measures = window_tvf._aggregates(aggregates, 'window_aggregate') -%}
+    {%- do window_tvf._check_sketch_columns(relation, measures, 'window_aggregate') -%}
     {%- if strategy not in ('auto', 'slices', 'rows') -%}
         {{ window_tvf._argument_error('window_aggregate', 'strategy', strategy, "expected 'auto', 'slices' or 'rows'") }}
     {%- endif -%}
@@ -34,8 +35,8 @@
         {{ window_tvf._argument_error('window_aggregate', 'strategy', strategy,
             "slicing needs a tumble, hop or cumulate window spec (or a session whose partition keys are in group_by), "
             ~ "no grouping sets, aggregates that read neither window columns nor * (count(*) aside) and, except for "
-            ~ "tumble and session, aggregates that merge: count, count_if, sum, min, max, avg, bool_and/every, bool_or/some "
-            ~ "(no DISTINCT)") }}
+            ~ "tumble and session, aggregates that merge: count, count_if, sum, min, max, avg, bool_and/every, bool_or/some, "
+            ~ "count(distinct x) of one value without FILTER, and the approx_distinct forms") }}
     {%- endif -%}
     {%- set key_list = keys | join(', ') -%}
     {%- if grouping is none -%}
@@ -86,17 +87,20 @@ group by window_start, window_end, window_time{{ ', ' ~ grouping_clause if group
         'std', 'stddev', 'stddev_pop', 'stddev_samp', 'string_agg', 'sum', 'try_avg', 'try_sum', 'var_pop',
         'var_samp', 'variance',
     ] -%}
+    {%- set sketch_forms = window_tvf._sketch_forms() -%}
     {%- set allowed = "expected {output name: aggregate call} such as {'price': 'sum(price)', 'bids': 'count(*)'}, "
-        ~ "each call one of Spark's aggregate functions: " ~ functions | join(', ') -%}
+        ~ "each call one of Spark's aggregate functions: " ~ functions | join(', ')
+        ~ "; or a distinct-count sketch: " ~ sketch_forms.keys() | join(', ') -%}
     {%- if aggregates is not mapping or (aggregates | length) == 0 -%}
         {{ window_tvf._argument_error(macro_name, 'aggregates', aggregates, allowed) }}
     {%- endif -%}
     {%- for name, call in aggregates.items() -%}
         {%- do window_tvf._column_name(name, macro_name, 'aggregates') -%}
         {%- set match = modules.re.match("^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\(.*\)\s*$", call if call is string else '', modules.re.DOTALL) -%}
-        {%- if not match or (match.group(1) | lower) not in functions or ';' in call -%}
+        {%- if not match or (match.group(1) | lower) not in functions + sketch_forms.keys() | list or ';' in call -%}
             {{ window_tvf._argument_error(macro_name, 'aggregates', {name: call}, allowed) }}
         {%- endif -%}
+        {%- do window_tvf._sketch_call(name, call, macro_name) -%}
     {%- endfor -%}
     {{ return(aggregates) }}
 {% endmacro %}

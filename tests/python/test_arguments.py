@@ -324,9 +324,44 @@ BAD_CALLS = [
     ),
     pytest.param(
         "window_aggregate(ref('stg_bid'), {'tvf': 'hop', 'timecol': 'bidtime', 'slide': '5 minutes', 'size': '10 minutes'}, "
-        "'item', {'n': 'count(distinct price)'}, strategy='slices')",
+        "'item', {'n': 'median(price)'}, strategy='slices')",
         """window_tvf.window_aggregate: argument 'strategy' got "slices"; slicing needs""",
         id="slices-impossible",
+    ),
+    pytest.param(
+        "window_aggregate(ref('stg_bid'), TUMBLE_10M, 'item', {'buyers': 'approx_distinct(price)'})",
+        """window_tvf.window_aggregate: argument 'aggregates' got {"buyers": "approx_distinct(price)"}; column price is """
+        """of type decimal(10,2); approx_distinct reads int, bigint, string or binary (what Spark's hll_sketch_agg """
+        """takes): cast it first, e.g. approx_distinct(cast(price as string))""",
+        id="sketch-of-a-type-hll-cannot-read",
+    ),
+    pytest.param(
+        "window_aggregate(ref('stg_bid'), TUMBLE_10M, 'item', {'sketch': 'approx_distinct_union(item)'})",
+        """window_tvf.window_aggregate: argument 'aggregates' got {"sketch": "approx_distinct_union(item)"}; column """
+        """item is of type string; approx_distinct_union reads HLL sketches (binary, from approx_distinct_sketch or """
+        """hll_sketch_agg)""",
+        id="sketch-union-of-values",
+    ),
+    pytest.param(
+        "window_aggregate(ref('stg_bid'), TUMBLE_10M, none, {'items': 'approx_distinct(item, 22)'})",
+        """window_tvf.window_aggregate: argument 'aggregates' got {"items": "approx_distinct(item, 22)"}; the sketch """
+        """precision lg_k of approx_distinct is "22"; expected an integer from 4 to 21 (log2 of the sketch's """
+        """registers, Spark's hll_sketch_agg lgConfigK; default 12: relative standard error about 1.6%)""",
+        id="sketch-precision-out-of-range",
+    ),
+    pytest.param(
+        "window_aggregate(ref('stg_bid'), TUMBLE_10M, none, {'items': 'approx_distinct_sketch(item, high)'})",
+        """window_tvf.window_aggregate: argument 'aggregates' got {"items": "approx_distinct_sketch(item, high)"}; the """
+        """sketch precision lg_k of approx_distinct_sketch is "high"; expected an integer from 4 to 21""",
+        id="sketch-precision-not-a-number",
+    ),
+    pytest.param(
+        "window_aggregate(ref('stg_bid'), TUMBLE_10M, none, {'items': 'approx_distinct(distinct item)'})",
+        """window_tvf.window_aggregate: argument 'aggregates' got {"items": "approx_distinct(distinct item)"}; """
+        """approx_distinct takes a value (a column or expression of type int, bigint, string or binary) and """
+        """optionally the sketch precision lg_k, an integer from 4 to 21 (default 12), e.g. approx_distinct(user_id) """
+        """or approx_distinct(user_id, 14)""",
+        id="sketch-with-distinct",
     ),
     pytest.param(
         "window_topn(ref('stg_bid'), {'tvf': 'hop', 'timecol': 'bidtime', 'size': '1 hour'}, 3, ['price desc'])",

@@ -345,7 +345,7 @@ def test_microbatch_mode_builds_the_same_windows(
     monkeypatch.setenv("WINDOW_TVF_WINDOW_MODELS", "microbatch")
     outcome = dag_runs.run_interval(hourly, hour(2))
     assert outcome.failed_tasks == [], outcome
-    assert len(outcome.passed_checks) == 9, outcome.passed_checks
+    assert len(outcome.passed_checks) == 10, outcome.passed_checks
     differences = {}
     for table in WINDOW_TABLES:
         columns = ", ".join(spark.table(f"{SCHEMA}.{table}").columns)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from dbt_harness import DbtRun, run_dbt
+import ast
+
+from dbt_harness import DbtRun, compiled, run_dbt
 from test_documented_examples import equality_results
 
 # Example pipeline model -> seed with its hand-checked expected output.
@@ -24,6 +26,7 @@ DATA_TESTS = {
     "assert_window_semi_anti_join_null_keys",
     "assert_sliced_aggregation_equals_row_assignment",
     "assert_sliced_calendar_aggregation_equals_row_assignment",
+    "assert_sliced_distinct_equals_row_assignment",
     "assert_many_windows_per_row",
 }
 
@@ -70,9 +73,14 @@ def test_mergeable_aggregates_are_sliced_and_others_assign_rows(built: DbtRun) -
     assert "group by item, slice_start" in sliced
     # 12 slices per window, 4 partial columns: 11 lead() per column and the slice start, in one shuffle by key
     assert sliced.count("lead(") == 11 * 5 and "distribute by item" in sliced
-    for not_mergeable in ["{'items': 'count(distinct item)'}", "{'spread': 'max(price) - min(price)'}"]:
+    for not_mergeable in ["{'items': 'count(distinct item) filter (where price > 1)'}",
+                          "{'spread': 'max(price) - min(price)'}", "{'pairs': 'count(distinct item, price)'}"]:
         row_path = compiled(not_mergeable)
         assert "slice_start" not in row_path and "explode(" in row_path
+    # count(distinct x): distinct (key, x, slice) rows and running counts over the windows, no row copied
+    distinct = compiled("{'items': 'count(distinct item)', 'sketch': 'approx_distinct(item, 10)'}")
+    assert "select distinct" in distinct and "stack(2, window_tvf__first, 1" in distinct
+    assert "hll_sketch_agg(item, 10)" in distinct and "hll_union_agg(" not in distinct.split("lead(")[0]
     # a tumbling window is one slice: any aggregate, computed whole; window columns and * need the rows
     tumble = "{'tvf': 'tumble', 'timecol': 'bidtime', 'size': '10 minutes'}"
     assert "group by item, slice_start" in compiled("{'prices': 'count(distinct price)'}", tumble)
@@ -213,3 +221,64 @@ def test_a_shuffle_chosen_at_compile_time_stays_exact_when_the_keys_change(built
                 f"+ (select count(*) from ({rows} except all {sliced}) as missing), (select count(*) from {rows} as all_rows)"
             ).first()
             assert differences == 0 and windows > 0, (kind, compiled_on, run_on)
+
+
+DISTINCT_WINDOWS = {
+    "hop_7d": "{'tvf': 'hop', 'timecol': 'ts', 'slide': '1 day', 'size': '7 days', 'time_zone': 'America/New_York'}",
+    "hop_2d_offset": "{'tvf': 'hop', 'timecol': 'ts', 'slide': '1 day', 'size': '2 days', 'offset': '6 hours', "
+                     "'time_zone': 'America/New_York'}",
+    "month_to_date": "{'tvf': 'cumulate', 'timecol': 'ts', 'step': '1 day', 'size': '1 month', "
+                     "'time_zone': 'America/New_York'}",
+}
+
+
+def test_distinct_counts_equal_an_independent_model(built: DbtRun, spark) -> None:
+    # Rolling distinct users per key over New York's local days, across the month end and the DST change of
+    # 2024-03-10, against window_reference.py (Python's zoneinfo, from the definitions) and a set per window: NULL
+    # users are not counted, and a window whose users are all NULL exists with 0. Both sliced plans; the HLL
+    # estimate (lg_k 12, at most 300 users a window) within 2% of the exact count; and the same estimates from daily
+    # sketches kept in a table and rolled up to 7 days (a cascade that reads no event again).
+    import random
+    from datetime import datetime, timezone
+
+    import window_reference as ref
+
+    generator = random.Random(27)
+    start = int(datetime(2024, 2, 24, tzinfo=timezone.utc).timestamp())
+    events = [(generator.choice(["a", "b", None]), start + generator.randrange(20 * 86400),
+               None if generator.random() < 0.1 else generator.randrange(300)) for _ in range(3000)]
+    events.append(("c", int(datetime(2024, 3, 10, 12, tzinfo=timezone.utc).timestamp()), None))  # no user at all
+    spark.createDataFrame(events, "event_key string, epoch long, user_id long").selectExpr(
+        "event_key", "timestamp_seconds(epoch) as ts", "user_id").createOrReplaceTempView("distinct_events")
+    aggregates = "{'users': 'count(distinct user_id)', 'events': 'count(*)', 'approx_users': 'approx_distinct(user_id)'}"
+    calls = [f"{{{{ window_tvf.window_aggregate('distinct_events', {window}, 'event_key', {aggregates}, "
+             f"strategy='slices', keys='{plan}') }}}}" for window in DISTINCT_WINDOWS.values() for plan in ("few", "many")]
+    # the cascade: daily sketches kept in a table, rolled up to 7 days without reading the events again
+    daily = ("{'tvf': 'tumble', 'timecol': 'ts', 'size': '1 day', 'time_zone': 'America/New_York'}", "'event_key'",
+             "{'user_sketch': 'approx_distinct_sketch(user_id)'}")
+    calls.append(f"{{{{ window_tvf.window_aggregate('distinct_events', {', '.join(daily)}) }}}}")
+    calls.append("{{ window_tvf.window_aggregate('daily_sketches', {'tvf': 'hop', 'timecol': 'day_time', 'slide': "
+                 "'1 day', 'size': '7 days', 'time_zone': 'America/New_York'}, 'event_key', "
+                 "{'approx_users': 'approx_distinct_union(user_sketch)'}) }}")
+    queries = compiled("\n;\n".join(calls)).split("\n;\n")
+    spark.sql(f"create database if not exists {SHUFFLE_SCHEMA}")
+    spark.sql(queries[-2]).selectExpr("window_time as day_time", "event_key", "user_sketch").write.mode(
+        "overwrite").saveAsTable(f"{SHUFFLE_SCHEMA}.daily_sketches")
+    cascaded = spark.sql(queries[-1].replace("daily_sketches", f"{SHUFFLE_SCHEMA}.daily_sketches"))
+    direct = spark.sql(queries[0]).select(*cascaded.columns)
+    assert cascaded.count() > 50 and cascaded.exceptAll(direct).count() == 0 and direct.exceptAll(cascaded).count() == 0
+    for index, (name, window) in enumerate(DISTINCT_WINDOWS.items()):
+        spec = ast.literal_eval(window)
+        arguments = {key: value for key, value in spec.items() if key not in ("tvf", "timecol", "time_zone")}
+        expected: dict[tuple, tuple[set, int]] = {}
+        for key, epoch, user in events:
+            instant = datetime.fromtimestamp(epoch, timezone.utc)
+            for window_start, window_end, _ in ref.window_rows(instant, "America/New_York", spec["tvf"], **arguments):
+                users, count = expected.get((window_start, window_end, key), (set(), 0))
+                expected[(window_start, window_end, key)] = (users | ({user} - {None}), count + 1)
+        model = {window: (len(users), count) for window, (users, count) in expected.items()}
+        assert any(users == 0 for users, _ in model.values()) and max(users for users, _ in model.values()) > 50
+        for plan, sql in zip(("few", "many"), queries[2 * index:2 * index + 2]):
+            rows = spark.sql(sql).collect()
+            assert {(r.window_start, r.window_end, r.event_key): (r.users, r.events) for r in rows} == model, (name, plan)
+            assert len(rows) == len(model) and all(abs(r.approx_users - r.users) <= 0.02 * r.users for r in rows), (name, plan)

@@ -10,12 +10,7 @@
     {%- set period = window_tvf._cumulate_period(grid, step_grid, 'slice_start') -%}
     {%- set shuffle = window_tvf._slices_shuffle(relation, spec.timecol, keys, keys, axis, step_grid, key_count) -%}
     {%- set by_period = 'partition by ' ~ (keys + ['period_start']) | join(', ') -%}
-    {%- set source -%}
-        select
-            ends.*,
-            {{ window_tvf._grid_wall(grid, 'period_start') }} as window_tvf__start,
-            {{ window_tvf._grid_wall(step_grid, 'window_end_position') }} as window_tvf__end
-        from (
+    {%- set ends -%}
             select
                 running.*,
                 -- the windows whose last non-empty slice is this one: ends after it, up to the next non-empty slice
@@ -30,7 +25,7 @@
                     lead(slice_start) over ({{ by_period }} order by slice_start) as next_slice_start
                     {{- ', window_tvf__like' if axis.type is none }},
                     {%- for column, partial, merge in window_tvf._partial_columns(plan) %}
-                    {{ merge }}({{ column }}) over ({{ by_period }} order by slice_start rows between unbounded preceding and current row)
+                    {{ window_tvf._merge_call(merge, column) }} over ({{ by_period }} order by slice_start rows between unbounded preceding and current row)
                         as {{ column }}{{ ',' if not loop.last }}
                     {%- endfor %}
                 from (
@@ -44,7 +39,16 @@
                     ) as slices
                 ) as slices_in_periods
             ) as running
-        ) as ends
+    {%- endset -%}
+    {%- if window_tvf._distinct_measures(plan) -%}
+        {%- set ends = window_tvf._cumulate_distinct_counts(ends, relation, spec.timecol, keys, plan, axis, grid, step_grid) -%}
+    {%- endif -%}
+    {%- set source -%}
+        select
+            ends.*,
+            {{ window_tvf._grid_wall(grid, 'period_start') }} as window_tvf__start,
+            {{ window_tvf._grid_wall(step_grid, 'window_end_position') }} as window_tvf__end
+        from ({{ ends }}) as ends
     {%- endset -%}
     {{ return(window_tvf._sliced_output(keys, plan, source, axis)) }}
 {% endmacro %}

@@ -36,6 +36,10 @@
     {%- else -%}
         {%- set merged = window_tvf._hop_block_merge_sql(slices, keys, plan, axis, grid, size) -%}
     {%- endif -%}
+    {%- if window_tvf._distinct_measures(plan) -%}
+        {%- set merged = window_tvf._hop_distinct_counts(merged, relation, spec.timecol, keys, plan, axis, slice_grid,
+            grid, size) -%}
+    {%- endif -%}
     {%- set source -%}
         select
             merged.*,
@@ -114,7 +118,7 @@
         window_start_position
         {{- window_tvf._merged_like(axis) }},
         {%- for column, partial, merge in window_tvf._partial_columns(plan) %}
-        {{ merge }}({{ column }}) as {{ column }}{{ ',' if not loop.last }}
+        {{ window_tvf._merge_call(merge, column) }} as {{ column }}{{ ',' if not loop.last }}
         {%- endfor %}
     from {{ source }}
     {%- if condition %}
@@ -188,9 +192,9 @@ window_tvf__parts as (
         {{- like }},
         {%- for column, partial, merge in window_tvf._partial_columns(plan) %}
         case
-            when is_end = 1 then {{ merge }}({{ column }}) over (
+            when is_end = 1 then {{ window_tvf._merge_call(merge, column) }} over (
                 {{ by_block }} order by point, is_slice rows between unbounded preceding and current row)
-            else {{ merge }}({{ column }}) over (
+            else {{ window_tvf._merge_call(merge, column) }} over (
                 {{ by_block }} order by point desc, is_slice desc rows between unbounded preceding and current row)
         end as {{ column }}{{ ',' if not loop.last }}
         {%- endfor %}

@@ -5,10 +5,14 @@
 
 {#-
     How each aggregate merges: a list of {name, partials: [(column, partial call, merge function)], final}, or
-    none when some aggregate cannot be merged (e.g. count(distinct x), percentile, collect_list).
-    avg(x) is sum(x) / count(x) on both paths, so they agree exactly.
+    none when some aggregate cannot be merged (e.g. percentile, collect_list, count(distinct x) FILTER (...)).
+    avg(x) is sum(x) / count(x) on both paths, so they agree exactly. The HLL forms (approx_distinct, ...;
+    macros/internal/distinct_aggregates.sql) merge their slices' sketches with hll_union_agg. With
+    `exact_distinct` (hop and cumulate), count(distinct x) is planned as {name, partials: [], final, distinct: x}:
+    its count is not merged from partials but counted from the (key, x, slice) rows (distinct.sql); when no
+    aggregate has partials, a hidden count(*) gives the windows that exist.
 -#}
-{% macro _merge_plan(measures) %}
+{% macro _merge_plan(measures, exact_distinct=false) %}
     {%- set merges = {'count': 'sum', 'count_if': 'sum', 'sum': 'sum', 'min': 'min', 'max': 'max',
         'bool_and': 'bool_and', 'every': 'bool_and', 'bool_or': 'bool_or', 'some': 'bool_or'} -%}
     {%- set plan = [] -%}
@@ -18,7 +22,16 @@
             {{ return(none) }}
         {%- endif -%}
         {%- set function, arguments = single_call -%}
-        {%- if (arguments | trim | lower).startswith('distinct') -%}
+        {%- set sketch = window_tvf._sketch_call(name, call, 'window_aggregate') -%}
+        {%- set distinct_value = window_tvf._exact_distinct_value(call) if exact_distinct else none -%}
+        {%- if sketch is not none -%}
+            {%- set partial = window_tvf._sketch_row_aggregate(dict(sketch, sketch_out=true)) -%}
+            {%- do plan.append({'name': name, 'partials': [('partial_' ~ name, partial, 'hll_union_agg')],
+                'final': 'partial_' ~ name if sketch.sketch_out else window_tvf._sketch_estimate('partial_' ~ name)}) -%}
+        {%- elif distinct_value is not none -%}
+            {%- do plan.append({'name': name, 'partials': [], 'final': 'window_tvf__distinct_' ~ loop.index,
+                'distinct': distinct_value}) -%}
+        {%- elif (arguments | trim | lower).startswith('distinct') -%}
             {{ return(none) }}
         {%- elif function in ('avg', 'mean') -%}
             {%- do plan.append({'name': name, 'partials': [
@@ -32,8 +45,22 @@
             {{ return(none) }}
         {%- endif -%}
     {%- endfor -%}
+    {%- if exact_distinct and not window_tvf._partial_columns(plan) -%}
+        {%- do plan.append({'name': none, 'hidden': true, 'partials': [('window_tvf__rows', 'count(*)', 'sum')],
+            'final': none}) -%}
+    {%- endif -%}
     {{ return(plan) }}
 {% endmacro %}
+
+{#- The distinct measures of a plan (exact count(distinct x), counted by distinct.sql). -#}
+{% macro _distinct_measures(plan) %}
+    {{ return(plan | selectattr('distinct', 'defined') | list) }}
+{% endmacro %}
+
+{#- `merge`(`column`) as an aggregate: sketches of different precisions union to the smallest. -#}
+{% macro _merge_call(merge, column) -%}
+    {{ merge }}({{ column }}{{ ', true' if merge == 'hll_union_agg' }})
+{%- endmacro %}
 
 {#-
     A plan for windows that are one slice each (tumble): every aggregate computed whole per slice, never merged, so
@@ -72,6 +99,8 @@
 
 {#- The row path's call for an aggregate: avg as sum / count, like the sliced path. -#}
 {% macro _row_aggregate(call) %}
+    {%- set sketch = window_tvf._sketch_call('aggregate', call, 'window_aggregate') -%}
+    {%- if sketch is not none -%}{{ return(window_tvf._sketch_row_aggregate(sketch)) }}{%- endif -%}
     {%- set single_call = window_tvf._single_call(call) -%}
     {%- if single_call and single_call[0] in ('avg', 'mean') and not (single_call[1] | trim | lower).startswith('distinct') -%}
         {{ return('try_divide(sum(' ~ single_call[1] ~ '), count(' ~ single_call[1] ~ '))') }}
@@ -85,9 +114,18 @@
 -#}
 {% macro _single_call(call) %}
     {%- set match = modules.re.match("(?s)^\s*([A-Za-z_][A-Za-z0-9_]*)\s*\((.*)\)\s*$", call) -%}
-    {%- if not match -%}{{ return(none) }}{%- endif -%}
-    {%- set scan = namespace(depth=0, closed_early=false, quote=none) -%}
-    {%- for character in match.group(2) -%}
+    {%- if not match or not window_tvf._argument_scan(match.group(2)).balanced -%}{{ return(none) }}{%- endif -%}
+    {{ return([match.group(1) | lower, match.group(2)]) }}
+{% endmacro %}
+
+{#-
+    A call's argument text scanned outside quotes: {'parts': the text split at its top-level commas, each trimmed;
+    'balanced': whether its parentheses close in order and all close (else 'max(a) - min(a)' read as one call).
+-#}
+{% macro _argument_scan(arguments) %}
+    {%- set scan = namespace(depth=0, closed_early=false, quote=none, part='') -%}
+    {%- set parts = [] -%}
+    {%- for character in arguments -%}
         {%- if scan.quote -%}
             {%- if character == scan.quote -%}{%- set scan.quote = none -%}{%- endif -%}
         {%- elif character in ("'", '"', '`') -%}
@@ -98,14 +136,22 @@
             {%- set scan.depth = scan.depth - 1 -%}
             {%- if scan.depth < 0 -%}{%- set scan.closed_early = true -%}{%- endif -%}
         {%- endif -%}
+        {%- if character == ',' and scan.depth == 0 and not scan.quote -%}
+            {%- do parts.append(scan.part | trim) -%}
+            {%- set scan.part = '' -%}
+        {%- else -%}
+            {%- set scan.part = scan.part ~ character -%}
+        {%- endif -%}
     {%- endfor -%}
-    {{ return(none if scan.closed_early or scan.depth != 0 else [match.group(1) | lower, match.group(2)]) }}
+    {%- do parts.append(scan.part | trim) -%}
+    {{ return({'parts': parts, 'balanced': not scan.closed_early and scan.depth == 0}) }}
 {% endmacro %}
 
 {#-
     Merge the partial values `values` (SQL expressions, NULL where a partial is absent) with `merge` (a merge
     function of _merge_plan) in one flat expression, without an aggregate: sum adds the present values (NULL when
-    none is), min/max and bool_and/bool_or take least/greatest, which skip NULLs (false < true for booleans).
+    none is), min/max and bool_and/bool_or take least/greatest, which skip NULLs (false < true for booleans), HLL
+    sketches fold the present ones with hll_union.
 -#}
 {% macro _merge_values(merge, values) %}
     {%- if values | length == 1 -%}{{ return(values[0]) }}{%- endif -%}
@@ -113,6 +159,11 @@
         {%- set present = [] -%}
         {%- for value in values -%}{%- do present.append('coalesce(' ~ value ~ ', 0)') -%}{%- endfor -%}
         {{ return('case when coalesce(' ~ values | join(', ') ~ ') is null then null else ' ~ present | join(' + ') ~ ' end') }}
+    {%- endif -%}
+    {%- if merge == 'hll_union_agg' -%}
+        {{ return('aggregate(filter(array(' ~ values | join(', ') ~ '), window_tvf__s -> window_tvf__s is not null), '
+            ~ 'cast(null as binary), (window_tvf__u, window_tvf__s) -> if(window_tvf__u is null, window_tvf__s, '
+            ~ 'hll_union(window_tvf__u, window_tvf__s, true)))') }}
     {%- endif -%}
     {{ return({'min': 'least', 'bool_and': 'least', 'max': 'greatest', 'bool_or': 'greatest'}[merge]
         ~ '(' ~ values | join(', ') ~ ')') }}

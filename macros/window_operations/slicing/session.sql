@@ -41,7 +41,7 @@
         {%- set numbered = window_tvf._session_numbers(buckets, partition_keys) -%}
         {%- set like = 'min(window_tvf__like)' -%}
         {%- for column, partial, merge in window_tvf._partial_columns(plan) -%}
-            {%- do grouped_columns.append(merge ~ '(' ~ column ~ ') as ' ~ column) -%}
+            {%- do grouped_columns.append(window_tvf._merge_call(merge, column) ~ ' as ' ~ column) -%}
         {%- endfor -%}
         {%- for measure in plan -%}
             {%- do final_columns.append(measure.final ~ ' as ' ~ measure.name) -%}

@@ -18,7 +18,7 @@
 {% macro _sliced_aggregate(relation, window, keys, measures, grouping, key_count=none) %}
     {%- if window is none or grouping is not none -%}{{ return(none) }}{%- endif -%}
     {%- set spec = window_tvf._window_spec(window, 'window_aggregate') -%}
-    {%- set plan = window_tvf._merge_plan(measures) -%}
+    {%- set plan = window_tvf._merge_plan(measures, exact_distinct=spec.tvf in ('hop', 'cumulate')) -%}
     {%- if plan is none and spec.tvf == 'tumble' -%}
         {%- set plan = window_tvf._whole_plan(measures) -%}
     {%- endif -%}
@@ -89,7 +89,7 @@ select
     {%- for key in keys %}
     {{ key }},
     {%- endfor %}
-    {%- for measure in plan %}
+    {%- for measure in plan | rejectattr('hidden', 'defined') %}
     {{ measure.final }} as {{ measure.name }}{{ ',' if not loop.last }}
     {%- endfor %}
 from ({{ source }}) as merged_windows
