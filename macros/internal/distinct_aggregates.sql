@@ -87,11 +87,17 @@
     is left to Spark, which names the type it got when the query runs.
 -#}
 {% macro _check_sketch_columns(relation, measures, macro_name) %}
-    {%- set columns = window_tvf._known_columns(relation) if relation is not string else {} -%}
+    {%- set sketches = {} -%}
     {%- for name, call in measures.items() -%}
         {%- set sketch = window_tvf._sketch_call(name, call, macro_name) -%}
-        {%- set column = window_tvf._unquoted(sketch.value) | lower if sketch is not none else none -%}
-        {%- if column is not none and column in columns -%}
+        {%- if sketch is not none -%}{%- do sketches.update({name: sketch}) -%}{%- endif -%}
+    {%- endfor -%}
+    {#- The relation's columns are read (a `describe`, once per model) only when there is a sketch to check. -#}
+    {%- set columns = window_tvf._known_columns(relation) if sketches and relation is not string else {} -%}
+    {%- for name, sketch in sketches.items() -%}
+        {%- set call = measures[name] -%}
+        {%- set column = window_tvf._unquoted(sketch.value) | lower -%}
+        {%- if column in columns -%}
             {%- set allowed = ['binary'] if sketch.sketches else ['int', 'bigint', 'string', 'binary'] -%}
             {%- if columns[column] not in allowed -%}
                 {{ window_tvf._argument_error(macro_name, 'aggregates', {name: call},
