@@ -50,12 +50,23 @@ def spark_session(settings: Settings | None = None) -> Any:
 
 def stop_spark() -> None:
     """Stops this process's SparkSession and its JVM gateway, if one runs: at the end of a process, so that the JVM
-    and py4j's connections close while Python's logging still works."""
+    and py4j's connections close while Python's logging still works.
+
+    A JVM that is already gone (killed, or crashed: its own log says why) leaves nothing to stop: the error of
+    reaching it is logged, not raised, so that what the process was reporting (pytest's summary of the failures the
+    dead JVM caused, a DAG run's outcome) still gets out."""
+    import logging
+
+    from py4j.protocol import Py4JError
     from pyspark import SparkContext
 
     context = SparkContext._active_spark_context
-    if context is not None:
-        context.stop()
+    try:
+        if context is not None:
+            context.stop()
+    except (Py4JError, ConnectionError) as error:  # Py4JNetworkError, or the refused socket itself
+        logging.getLogger(__name__).warning("Spark's JVM was gone before the end of this process: %s", error)
+        SparkContext._active_spark_context = None
     gateway = SparkContext._gateway
     if gateway is not None:
         gateway.shutdown()

@@ -16,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -86,6 +87,26 @@ class Outcome:
     def passed(self) -> bool:
         return self.returncode == 0
 
+    @property
+    def jvm_lost(self) -> bool:
+        """The run failed because its Spark JVM went away under it (a crash, or killed from outside), not on a
+        test's assertion: py4j could no longer reach the JVM, or the JVM wrote a fatal error file."""
+        return not self.passed and (any(self.jvm_error_files)
+                                    or any(sign in self.log.read_text(errors="replace") for sign in _JVM_LOST))
+
+    @property
+    def jvm_error_files(self) -> list[Path]:
+        """The JVM's fatal error files (hs_err_pid<pid>.log), written where _pytest points -XX:ErrorFile."""
+        return sorted(_jvm_error_dir(self.log).glob("hs_err_pid*.log"))
+
+
+# What py4j says when the JVM it talks to is gone.
+_JVM_LOST = ("Py4JNetworkError", "Answer from Java side is empty", "ConnectionRefusedError")
+
+
+def _jvm_error_dir(log: Path) -> Path:
+    return log.with_name(f"{log.stem}-jvm")
+
 
 def run(version: SparkVersion, suite: Suite) -> Outcome:
     """pytest in the version's venv on the suite's files; its whole output goes to <work_dir>/pytest.log."""
@@ -103,11 +124,18 @@ class Background(threading.Thread):
         self.process: subprocess.Popen | None = None
         self._outcome: Outcome | None = None
         self._error: BaseException | None = None
+        self.lost: Outcome | None = None  # a first run whose JVM went away, if the run was repeated for that
+        self._stopping = False
         self.start()
 
     def run(self) -> None:
         try:
-            self._outcome = self._pytest()
+            outcome = self._pytest("pytest.log")
+            if outcome.jvm_lost and not self._stopping:
+                # Once, and only for a JVM that went away: a test that failed on its rows fails the run as it is.
+                self.lost = outcome
+                outcome = self._pytest("pytest-after-lost-jvm.log")
+            self._outcome = outcome
         except BaseException as error:  # handed to whoever waits for the result
             self._error = error
 
@@ -120,18 +148,21 @@ class Background(threading.Thread):
 
     def stop(self) -> None:
         """Ends the subprocess (its JVM included) if the main suite finishes without waiting for it."""
+        self._stopping = True
         if self.process is not None and self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
         self.join(timeout=30)
 
-    def _pytest(self) -> Outcome:
+    def _pytest(self, log_name: str) -> Outcome:
         version, suite = self.version, self.suite
         python = version.venv / "bin" / "python"
         if not python.exists():
             raise FileNotFoundError(f"{python} is missing: `make test` or `make test-compat` creates it from "
                                     f"requirements-{version.name}.lock")
-        version.work_dir.mkdir(parents=True, exist_ok=True)
-        log = version.work_dir / "pytest.log"
+        log = version.work_dir / log_name
+        jvm_errors = _jvm_error_dir(log)
+        shutil.rmtree(jvm_errors, ignore_errors=True)
+        jvm_errors.mkdir(parents=True)
         # Nothing of the calling process's Spark or dbt settings: the child's conftest sets its own.
         env = {k: v for k, v in os.environ.items()
                if not k.startswith(("WINDOW_TVF_", "PYSPARK", "_PYSPARK", "SPARK_HOME", "DBT_"))}
@@ -141,7 +172,7 @@ class Background(threading.Thread):
             "DBT_LOG_PATH": str(version.work_dir / "logs"),
             "SPARK_LOCAL_IP": "127.0.0.1",
             # One short-lived JVM on 2 cores: the C1 compiler alone and one GC thread cost about 13% less CPU.
-            "JAVA_TOOL_OPTIONS": "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC",
+            "JAVA_TOOL_OPTIONS": f"-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:ErrorFile={jvm_errors}/hs_err_pid%p.log",
         })
         if suite.select:
             env["WINDOW_TVF_TEST_SELECT"] = " ".join(suite.select)
@@ -194,10 +225,18 @@ class _TreeCpu(threading.Thread):
 
 
 def failures(outcome: Outcome) -> str:
-    """pytest's short summary of what failed (its `-ra` lines), or the log's last lines."""
-    lines = outcome.log.read_text().splitlines()
+    """pytest's short summary of what failed (its `-ra` lines), or the log's last lines; for a JVM that went away,
+    the first lines that say so and the head of the JVM's fatal error file."""
+    lines = outcome.log.read_text(errors="replace").splitlines()
     failed = [line for line in lines if line.startswith(("FAILED", "ERROR"))]
-    return "\n".join(failed or lines[-30:])
+    report = failed or lines[-30:]
+    if outcome.jvm_lost:
+        signs = [line for line in lines if any(sign in line for sign in (*_JVM_LOST, "OutOfMemoryError", "SIGSEGV",
+                                                                          "fatal error", "Killed"))]
+        report += ["the JVM went away; the first lines that say so:", *signs[:10]]
+        for error_file in outcome.jvm_error_files:
+            report += [f"{error_file}:", *error_file.read_text(errors="replace").splitlines()[:40]]
+    return "\n".join(report)
 
 
 def main() -> int:
