@@ -95,10 +95,10 @@ def _share(environ: Mapping[str, str], name: str, default: float) -> float:
     return share
 
 
-def _positive_int(environ: Mapping[str, str], name: str, default: int) -> int:
+def _whole_number(environ: Mapping[str, str], name: str, default: int, least: int = 1) -> int:
     value = environ.get(name) or str(default)
-    if not value.isdigit() or int(value) < 1:
-        raise ValueError(f"{name}={value!r}: expected a whole number of at least 1")
+    if not value.isdigit() or int(value) < least:
+        raise ValueError(f"{name}={value!r}: expected a whole number of at least {least}")
     return int(value)
 
 
@@ -108,6 +108,9 @@ class Settings:
     landing_dir: Path
     gx_dir: Path  # Great Expectations' file context: suites, results and the Data Docs site (gx/uncommitted/...)
     gx_results_kept: int  # validation results kept per suite (the newest); older ones leave the store and Data Docs
+    # A suite's rows up to this many are collected once and validated in pandas; more are validated on Spark, where
+    # GX computes each metric as a Spark job (over Spark Connect a round trip each). 0: always on Spark.
+    gx_local_rows: int
     start: datetime  # the first data interval of the hourly DAG (and of the generated sample data)
     snapshot_wait_seconds: float  # how long the as-of join waits for the price snapshot it needs
     allowed_lateness: str  # dbt var: events more than this before their arrival hour are late, e.g. "2 hours"
@@ -132,7 +135,8 @@ class Settings:
             landing_dir=path("WINDOW_TVF_LANDING_DIR", REPO / "landing"),
             gx_dir=path("WINDOW_TVF_GX_DIR", REPO / ".airflow" / "great_expectations"),
             # Two days of hourly runs: the Data Docs and the results store stay the same size after a year.
-            gx_results_kept=_positive_int(environ, "WINDOW_TVF_GX_RESULTS_KEPT", 48),
+            gx_results_kept=_whole_number(environ, "WINDOW_TVF_GX_RESULTS_KEPT", 48),
+            gx_local_rows=_whole_number(environ, "WINDOW_TVF_GX_LOCAL_ROWS", 200_000, least=0),
             start=parse_utc(environ.get("WINDOW_TVF_PIPELINE_START", "2026-11-01T06:00:00Z")),
             snapshot_wait_seconds=float(environ.get("WINDOW_TVF_SNAPSHOT_WAIT_SECONDS", 2 * 3600)),
             allowed_lateness=environ.get("WINDOW_TVF_ALLOWED_LATENESS") or _project_var("allowed_lateness"),

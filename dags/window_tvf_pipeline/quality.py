@@ -83,46 +83,29 @@ def _describe_failure(suite: Suite, result: Any, frame: Any) -> str:
 
 def run_suites(suites: list[Suite], run_name: str, settings: Settings) -> list[str]:
     """Validates every suite (all of them, so one report shows every failure), updates the Data Docs, and raises
-    QualityCheckFailed listing the failures. Returns the names of the suites that passed."""
-    import great_expectations as gx
+    QualityCheckFailed listing the failures. Returns the names of the suites that passed.
+
+    A suite of at most `settings.gx_local_rows` rows (an interval's windows are a few thousand) is computed once,
+    collected, and validated in pandas; a larger one on Spark. Same expectations, same results: on Spark, GX
+    computes each metric as a Spark job of its own (over Spark Connect, a round trip and a plan analysis each),
+    which made the checks the slowest task of an interval."""
     from great_expectations.core.run_identifier import RunIdentifier
 
     spark = spark_session(settings)
     context = _context(settings)
-    # persist=False: GX would otherwise cache each DataFrame in the session and leave it there, and a cached plan
-    # keeps reading the files a later insert_overwrite replaced (FAILED_READ_FILE.FILE_NOT_EXIST on the next run in
-    # this process). The loop below caches each frame for its own suite only.
-    source = context.data_sources.add_or_update_spark(name="window_tvf_spark", persist=False)
+    sources = _Sources(context)
     failures, passed, results = [], [], []
     for suite in suites:
-        asset = next((a for a in source.assets if a.name == suite.name), None) or source.add_dataframe_asset(
-            name=suite.name
-        )
-        batch = next((b for b in asset.batch_definitions if b.name == "whole_table"), None)
-        batch = batch or asset.add_batch_definition_whole_dataframe("whole_table")
-        expectation_suite = context.suites.add_or_update(
-            gx.ExpectationSuite(name=suite.name, expectations=suite.expectations)
-        )
-        validation = context.validation_definitions.add_or_update(
-            gx.ValidationDefinition(name=suite.name, data=batch, suite=expectation_suite)
-        )
-        checkpoint = context.checkpoints.add_or_update(
-            gx.Checkpoint(
-                name=suite.name,
-                validation_definitions=[validation],
-                actions=[],  # the Data Docs are built once per run, below
-                result_format={
-                    "result_format": "SUMMARY",
-                    "partial_unexpected_count": SAMPLE_ROWS,
-                    **({"unexpected_index_column_names": suite.row_id} if suite.row_id else {}),
-                },
-            )
-        )
-        # GX computes a suite's metrics in several Spark jobs; the frame (reads, joins, recounts) is computed once
-        # for all of them and released after the suite, so no cached plan outlives the run's tables.
-        frame = suite.frame(spark).persist()
+        frame = suite.frame(spark)
+        rows = frame.limit(settings.gx_local_rows + 1).toPandas() if settings.gx_local_rows else None
+        local = rows is not None and len(rows) <= settings.gx_local_rows
+        # On Spark, GX computes a suite's metrics in several jobs: the frame (reads, joins, recounts) is computed
+        # once for all of them and released after the suite, so no cached plan outlives the run's tables.
+        data = rows if local else frame.persist()
         try:
-            result = checkpoint.run(batch_parameters={"dataframe": frame}, run_id=RunIdentifier(run_name=run_name))
+            result = _checkpoint(context, sources.batch(suite, local), suite).run(
+                batch_parameters={"dataframe": data}, run_id=RunIdentifier(run_name=run_name)
+            )
             results.extend(result.run_results)
             for validation_result in result.run_results.values():
                 if validation_result.success:
@@ -130,7 +113,8 @@ def run_suites(suites: list[Suite], run_name: str, settings: Settings) -> list[s
                 else:
                     failures.append(_describe_failure(suite, validation_result, frame))
         finally:
-            frame.unpersist(blocking=True)
+            if not local:
+                frame.unpersist(blocking=True)
     _prune_results(context, settings.gx_results_kept)
     # This run's result pages and the index (which lists what the store still holds, and drops the pages of pruned
     # results): the work stays the same however many runs came before.
@@ -138,6 +122,47 @@ def run_suites(suites: list[Suite], run_name: str, settings: Settings) -> list[s
     if failures:
         raise QualityCheckFailed("\n".join(failures) + f"\nData Docs: {data_docs_index(settings)}")
     return passed
+
+
+class _Sources:
+    """The context's two dataframe sources: pandas for collected suites, Spark for the rest; one asset per suite in
+    each, with a whole-dataframe batch definition."""
+
+    def __init__(self, context: Any) -> None:
+        self.pandas = context.data_sources.add_or_update_pandas(name="window_tvf_pandas")
+        # persist=False: GX would otherwise cache each DataFrame in the session and leave it there, and a cached
+        # plan keeps reading the files a later insert_overwrite replaced (FAILED_READ_FILE.FILE_NOT_EXIST on the next
+        # run in this process). run_suites caches each frame for its own suite only.
+        self.spark = context.data_sources.add_or_update_spark(name="window_tvf_spark", persist=False)
+
+    def batch(self, suite: Suite, local: bool) -> Any:
+        source = self.pandas if local else self.spark
+        asset = next((a for a in source.assets if a.name == suite.name), None) or source.add_dataframe_asset(
+            name=suite.name
+        )
+        batch = next((b for b in asset.batch_definitions if b.name == "whole_table"), None)
+        return batch or asset.add_batch_definition_whole_dataframe("whole_table")
+
+
+def _checkpoint(context: Any, batch: Any, suite: Suite) -> Any:
+    import great_expectations as gx
+
+    expectation_suite = context.suites.add_or_update(gx.ExpectationSuite(name=suite.name, expectations=suite.expectations))
+    validation = context.validation_definitions.add_or_update(
+        gx.ValidationDefinition(name=suite.name, data=batch, suite=expectation_suite)
+    )
+    return context.checkpoints.add_or_update(
+        gx.Checkpoint(
+            name=suite.name,
+            validation_definitions=[validation],
+            actions=[],  # the Data Docs are built once per run, in run_suites
+            result_format={
+                "result_format": "SUMMARY",
+                "partial_unexpected_count": SAMPLE_ROWS,
+                **({"unexpected_index_column_names": suite.row_id} if suite.row_id else {}),
+            },
+        )
+    )
 
 
 def _prune_results(context: Any, kept: int) -> int:
