@@ -74,11 +74,22 @@ def _describe_failure(suite: Suite, result: Any, frame: Any) -> str:
             counts = f"observed {details.get('observed_value')}"
         # GX lists failing rows by the suite's row ids; for a table-level expectation (a row count, a one-row
         # accounting table) the validated rows themselves are the sample.
-        sample = details.get("partial_unexpected_index_list") or [
-            row.asDict() for row in frame.limit(SAMPLE_ROWS).collect()
-        ]
+        sample = [{k: _plain(v) for k, v in row.items()} for row in details.get("partial_unexpected_index_list") or []]
+        sample = sample or [row.asDict() for row in frame.limit(SAMPLE_ROWS).collect()]
         lines.append(f"  - {config.type}({arguments}): {counts}; sample failing rows: {sample[:SAMPLE_ROWS]}")
     return "\n".join(lines)
+
+
+def _plain(value: Any) -> Any:
+    """A row id's value as Spark's rows give it, whichever engine validated: numpy and pandas scalars (a suite
+    validated in pandas) become Python's int, float, datetime; a missing value None."""
+    import pandas as pd
+
+    if value is None or (not isinstance(value, (str, bytes)) and pd.api.types.is_scalar(value) and pd.isna(value)):
+        return None
+    if isinstance(value, pd.Timestamp):
+        return value.to_pydatetime()
+    return value.item() if hasattr(value, "item") and not isinstance(value, (str, bytes)) else value
 
 
 def run_suites(suites: list[Suite], run_name: str, settings: Settings) -> list[str]:
@@ -103,7 +114,7 @@ def run_suites(suites: list[Suite], run_name: str, settings: Settings) -> list[s
         # once for all of them and released after the suite, so no cached plan outlives the run's tables.
         data = rows if local else frame.persist()
         try:
-            result = _checkpoint(context, sources.batch(suite, local), suite).run(
+            result = sources.checkpoint(suite, local).run(
                 batch_parameters={"dataframe": data}, run_id=RunIdentifier(run_name=run_name)
             )
             results.extend(result.run_results)
@@ -126,43 +137,46 @@ def run_suites(suites: list[Suite], run_name: str, settings: Settings) -> list[s
 
 class _Sources:
     """The context's two dataframe sources: pandas for collected suites, Spark for the rest; one asset per suite in
-    each, with a whole-dataframe batch definition."""
+    each, with a whole-dataframe batch definition. Each source has its own validation definition and checkpoint per
+    suite (`<suite>` on Spark, `<suite> in pandas`): replacing a source drops its assets, and a definition naming an
+    asset of the other source could no longer be read when it is updated."""
 
     def __init__(self, context: Any) -> None:
+        self.context = context
         self.pandas = context.data_sources.add_or_update_pandas(name="window_tvf_pandas")
         # persist=False: GX would otherwise cache each DataFrame in the session and leave it there, and a cached
         # plan keeps reading the files a later insert_overwrite replaced (FAILED_READ_FILE.FILE_NOT_EXIST on the next
         # run in this process). run_suites caches each frame for its own suite only.
         self.spark = context.data_sources.add_or_update_spark(name="window_tvf_spark", persist=False)
 
-    def batch(self, suite: Suite, local: bool) -> Any:
+    def checkpoint(self, suite: Suite, local: bool) -> Any:
+        import great_expectations as gx
+
         source = self.pandas if local else self.spark
         asset = next((a for a in source.assets if a.name == suite.name), None) or source.add_dataframe_asset(
             name=suite.name
         )
         batch = next((b for b in asset.batch_definitions if b.name == "whole_table"), None)
-        return batch or asset.add_batch_definition_whole_dataframe("whole_table")
-
-
-def _checkpoint(context: Any, batch: Any, suite: Suite) -> Any:
-    import great_expectations as gx
-
-    expectation_suite = context.suites.add_or_update(gx.ExpectationSuite(name=suite.name, expectations=suite.expectations))
-    validation = context.validation_definitions.add_or_update(
-        gx.ValidationDefinition(name=suite.name, data=batch, suite=expectation_suite)
-    )
-    return context.checkpoints.add_or_update(
-        gx.Checkpoint(
-            name=suite.name,
-            validation_definitions=[validation],
-            actions=[],  # the Data Docs are built once per run, in run_suites
-            result_format={
-                "result_format": "SUMMARY",
-                "partial_unexpected_count": SAMPLE_ROWS,
-                **({"unexpected_index_column_names": suite.row_id} if suite.row_id else {}),
-            },
+        batch = batch or asset.add_batch_definition_whole_dataframe("whole_table")
+        name = f"{suite.name} in pandas" if local else suite.name
+        expectation_suite = self.context.suites.add_or_update(
+            gx.ExpectationSuite(name=suite.name, expectations=suite.expectations)
         )
-    )
+        validation = self.context.validation_definitions.add_or_update(
+            gx.ValidationDefinition(name=name, data=batch, suite=expectation_suite)
+        )
+        return self.context.checkpoints.add_or_update(
+            gx.Checkpoint(
+                name=name,
+                validation_definitions=[validation],
+                actions=[],  # the Data Docs are built once per run, in run_suites
+                result_format={
+                    "result_format": "SUMMARY",
+                    "partial_unexpected_count": SAMPLE_ROWS,
+                    **({"unexpected_index_column_names": suite.row_id} if suite.row_id else {}),
+                },
+            )
+        )
 
 
 def _prune_results(context: Any, kept: int) -> int:

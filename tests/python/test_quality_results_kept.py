@@ -50,3 +50,30 @@ def test_each_run_keeps_the_newest_results_and_their_pages_only(spark: Any, tmp_
         run_suites([suite([1, 2, 30])], run_name="run 4", settings=settings)
     assert stored(settings.gx_dir) == ["run 3", "run 4"]  # a failed run's result is kept, and shown
     assert pages(settings.gx_dir) == 2
+
+
+
+def test_pandas_and_spark_validation_report_the_same(spark: Any, tmp_path: Path) -> None:
+    """A suite within WINDOW_TVF_GX_LOCAL_ROWS is collected and validated in pandas, a larger one on Spark: the same
+    expectations give the same verdicts, counts and sample rows either way (3 rows; a limit of 3: pandas, 2 or 0:
+    Spark)."""
+    base = replace(Settings.from_environment(), gx_dir=tmp_path / "gx_context")
+    messages, sources = {}, {}
+    for local_rows in (3, 2, 0):
+        settings = replace(base, gx_local_rows=local_rows)
+        assert run_suites([suite([1, 2, 3])], run_name=f"passes {local_rows}", settings=settings) == [
+            "retention.small_numbers"]
+        with pytest.raises(QualityCheckFailed) as failed:
+            run_suites([suite([1, 30, 40])], run_name=f"fails {local_rows}", settings=settings)
+        messages[local_rows] = str(failed.value)
+        sources[local_rows] = validated_by(base.gx_dir, f"fails {local_rows}")
+    assert sources == {3: "window_tvf_pandas", 2: "window_tvf_spark", 0: "window_tvf_spark"}
+    assert messages[3] == messages[2] == messages[0], messages
+    assert "2 of 3 rows unexpected; sample failing rows: [{'n': 30}, {'n': 40}]" in messages[3], messages[3]
+
+
+def validated_by(gx_dir: Path, run_name: str) -> str:
+    """The data source of the stored result of a run."""
+    files = (gx_dir / "gx" / "uncommitted" / "validations" / "retention" / "small_numbers").rglob("*.json")
+    meta = next(m for m in (json.loads(f.read_text())["meta"] for f in files) if m["run_id"]["run_name"] == run_name)
+    return meta["active_batch_definition"]["datasource_name"]

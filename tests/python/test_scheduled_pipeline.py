@@ -530,6 +530,9 @@ def test_failed_expectation_fails_the_run_with_a_readable_message(first_three_in
         assert "suite 'order_windows.tumble_15m' failed" in message
         assert "expect_column_values_to_be_in_set({'column': 'start_off_grid', 'value_set': [0]})" in message
         assert "'item_id': 'item_99'" in message and "Data Docs:" in message
+        start = SETTINGS.start
+        # the sample row as Spark gives it, although the suite was validated in pandas
+        assert f"'window_start': datetime.datetime({start.year}, {start.month}, {start.day}, 0, 7)" in message, message
         assert Path(message.rsplit("Data Docs: ", 1)[1].strip()).exists()
     finally:
         check.retries = retries
