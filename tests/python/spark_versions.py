@@ -118,9 +118,9 @@ class Background(threading.Thread):
     (conftest.py) and waits for the outcome in that test, so the 3.5 suite overlaps the main suite's waits (JVM
     starts, child processes, sensors) instead of adding its whole time at the end."""
 
-    def __init__(self, version: SparkVersion, suite: Suite) -> None:
+    def __init__(self, version: SparkVersion, suite: Suite, niceness: int = 0) -> None:
         super().__init__(daemon=True, name=f"pytest-{version.name}")
-        self.version, self.suite = version, suite
+        self.version, self.suite, self.niceness = version, suite, niceness
         self.process: subprocess.Popen | None = None
         self._outcome: Outcome | None = None
         self._error: BaseException | None = None
@@ -183,6 +183,8 @@ class Background(threading.Thread):
                 cwd=REPO, env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
                 start_new_session=True,  # a process group of its own: stop() ends the JVM with it
             )
+            # Before pytest starts its JVM (after collecting), which inherits it. No preexec_fn: this is a thread.
+            os.setpriority(os.PRIO_PROCESS, self.process.pid, self.niceness)
             cpu = _TreeCpu(self.process.pid)
             returncode = self.process.wait()
             cpu.stop()
