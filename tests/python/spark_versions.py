@@ -25,7 +25,7 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[2]
+from dbt_harness import REPO, SHORT_LIVED_JVM
 
 
 @dataclass(frozen=True)
@@ -102,6 +102,8 @@ class Outcome:
 
 # What py4j says when the JVM it talks to is gone.
 _JVM_LOST = ("Py4JNetworkError", "Answer from Java side is empty", "ConnectionRefusedError")
+# What a JVM says before it goes (the 3.5 run's JVM once ended on "CodeCache is full": see dbt_harness.SHORT_LIVED_JVM).
+_JVM_LAST_WORDS = ("VirtualMachineError", "OutOfMemoryError", "CodeCache", "SIGSEGV", "fatal error", "Killed", *_JVM_LOST)
 
 
 def _jvm_error_dir(log: Path) -> Path:
@@ -124,18 +126,11 @@ class Background(threading.Thread):
         self.process: subprocess.Popen | None = None
         self._outcome: Outcome | None = None
         self._error: BaseException | None = None
-        self.lost: Outcome | None = None  # a first run whose JVM went away, if the run was repeated for that
-        self._stopping = False
         self.start()
 
     def run(self) -> None:
         try:
-            outcome = self._pytest("pytest.log")
-            if outcome.jvm_lost and not self._stopping:
-                # Once, and only for a JVM that went away: a test that failed on its rows fails the run as it is.
-                self.lost = outcome
-                outcome = self._pytest("pytest-after-lost-jvm.log")
-            self._outcome = outcome
+            self._outcome = self._pytest()
         except BaseException as error:  # handed to whoever waits for the result
             self._error = error
 
@@ -148,18 +143,17 @@ class Background(threading.Thread):
 
     def stop(self) -> None:
         """Ends the subprocess (its JVM included) if the main suite finishes without waiting for it."""
-        self._stopping = True
         if self.process is not None and self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGTERM)
         self.join(timeout=30)
 
-    def _pytest(self, log_name: str) -> Outcome:
+    def _pytest(self) -> Outcome:
         version, suite = self.version, self.suite
         python = version.venv / "bin" / "python"
         if not python.exists():
             raise FileNotFoundError(f"{python} is missing: `make test` or `make test-compat` creates it from "
                                     f"requirements-{version.name}.lock")
-        log = version.work_dir / log_name
+        log = version.work_dir / "pytest.log"
         jvm_errors = _jvm_error_dir(log)
         shutil.rmtree(jvm_errors, ignore_errors=True)
         jvm_errors.mkdir(parents=True)
@@ -171,8 +165,7 @@ class Background(threading.Thread):
             "DBT_TARGET_PATH": str(version.work_dir / "target"),
             "DBT_LOG_PATH": str(version.work_dir / "logs"),
             "SPARK_LOCAL_IP": "127.0.0.1",
-            # One short-lived JVM on 2 cores: the C1 compiler alone and one GC thread cost about 13% less CPU.
-            "JAVA_TOOL_OPTIONS": f"-XX:TieredStopAtLevel=1 -XX:+UseSerialGC -XX:ErrorFile={jvm_errors}/hs_err_pid%p.log",
+            "JAVA_TOOL_OPTIONS": f"{SHORT_LIVED_JVM} -XX:ErrorFile={jvm_errors}/hs_err_pid%p.log",
         })
         if suite.select:
             env["WINDOW_TVF_TEST_SELECT"] = " ".join(suite.select)
@@ -233,8 +226,7 @@ def failures(outcome: Outcome) -> str:
     failed = [line for line in lines if line.startswith(("FAILED", "ERROR"))]
     report = failed or lines[-30:]
     if outcome.jvm_lost:
-        signs = [line for line in lines if any(sign in line for sign in (*_JVM_LOST, "OutOfMemoryError", "SIGSEGV",
-                                                                          "fatal error", "Killed"))]
+        signs = [line for line in lines if any(sign in line for sign in _JVM_LAST_WORDS)]
         report += ["the JVM went away; the first lines that say so:", *signs[:10]]
         for error_file in outcome.jvm_error_files:
             report += [f"{error_file}:", *error_file.read_text(errors="replace").splitlines()[:40]]

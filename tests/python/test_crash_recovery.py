@@ -22,7 +22,7 @@ from typing import Any
 
 import pytest
 
-from dbt_harness import REPO
+from dbt_harness import REPO, SHORT_LIVED_JVM
 
 from window_tvf_pipeline import tasks
 from window_tvf_pipeline.config import PIPELINE_TABLES, WRITTEN_TABLES, Settings
@@ -65,9 +65,7 @@ def uninterrupted(environment: Settings) -> dict[str, list[str]]:
 
 
 def child(spark_dir: Path, *args: str, **popen: Any) -> subprocess.Popen:
-    # A short-lived JVM each: the C1 compiler alone and one GC thread, as spark_versions.py's runs (less CPU on 2 cores).
-    env = {**os.environ, "WINDOW_TVF_SPARK_DIR": str(spark_dir),
-           "JAVA_TOOL_OPTIONS": "-XX:TieredStopAtLevel=1 -XX:+UseSerialGC"}
+    env = {**os.environ, "WINDOW_TVF_SPARK_DIR": str(spark_dir), "JAVA_TOOL_OPTIONS": SHORT_LIVED_JVM}
     return subprocess.Popen(
         [sys.executable, str(CHILD), *args], env=env, cwd=REPO, start_new_session=True,
         stdout=subprocess.DEVNULL, stderr=(spark_dir / "child.log").open("ab"), **popen,
