@@ -79,11 +79,12 @@ bench: setup
 
 # Rolling distinct counts (exact and HLL) against Spark's window() + count(distinct) / approx_count_distinct:
 # HOP 30 days / 1 day and 7 days / 1 day, month to date by day, on three key shapes (bench/distinct_counts.py;
-# its own section of docs/benchmarks.md). ROWS (default 10 M), SHAPES (dense,uniform,zipf), REPEATS, NOTE.
+# its own section of docs/benchmarks.md). ROWS (default 10 M), SHAPES (dense,uniform,zipf), QUERIES (names, comma-separated),
+# REPEATS, NOTE.
 bench-distinct: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/python bench/distinct_counts.py $(if $(ROWS),--rows $(ROWS)) $(if $(SHAPES),--shapes $(SHAPES)) \
-		$(if $(REPEATS),--repeats $(REPEATS)) $(if $(NOTE),--note "$(NOTE)")
+		$(if $(QUERIES),--queries "$(QUERIES)") $(if $(REPEATS),--repeats $(REPEATS)) $(if $(NOTE),--note "$(NOTE)")
 
 bench-time-zones: setup
 	@scripts/check_prerequisites.sh

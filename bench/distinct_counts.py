@@ -168,7 +168,9 @@ def main() -> None:
     key = f"{arguments.rows}-{arguments.shapes}-{arguments.queries}".replace(",", "_").replace(" ", "_")
     write_section(DOC, f"Rolling distinct counts ({arguments.rows:,} rows: {arguments.shapes})",
                   f"<!-- distinct:{key}:begin -->", f"<!-- distinct:{key}:end -->",
-                  f"`make bench-distinct ROWS={arguments.rows} SHAPES={arguments.shapes}`: {summary}\n\n" + "\n".join(lines))
+                  f"`make bench-distinct ROWS={arguments.rows} SHAPES={arguments.shapes}"
+                  f"{f' QUERIES={chr(34)}{arguments.queries}{chr(34)}' if arguments.queries else ''}`: {summary}\n\n"
+                  + "\n".join(lines))
 
 
 if __name__ == "__main__":
