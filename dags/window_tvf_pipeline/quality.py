@@ -107,15 +107,15 @@ def run_suites(suites: list[Suite], run_name: str, settings: Settings) -> list[s
     sources = _Sources(context)
     failures, passed, results = [], [], []
     for suite in suites:
-        frame = suite.frame(spark)
-        rows = frame.limit(settings.gx_local_rows + 1).toPandas() if settings.gx_local_rows else None
-        local = rows is not None and len(rows) <= settings.gx_local_rows
-        # On Spark, GX computes a suite's metrics in several jobs: the frame (reads, joins, recounts) is computed
-        # once for all of them and released after the suite, so no cached plan outlives the run's tables.
-        data = rows if local else frame.persist()
+        # The frame (reads, joins, recounts) is computed once, whether it is then collected or validated in GX's
+        # Spark jobs, and released after the suite, so no cached plan outlives the run's tables.
+        frame = suite.frame(spark).persist()
         try:
+            limit = settings.gx_local_rows
+            local = bool(limit) and frame.limit(limit + 1).count() <= limit
             result = sources.checkpoint(suite, local).run(
-                batch_parameters={"dataframe": data}, run_id=RunIdentifier(run_name=run_name)
+                batch_parameters={"dataframe": frame.toPandas() if local else frame},
+                run_id=RunIdentifier(run_name=run_name),
             )
             results.extend(result.run_results)
             for validation_result in result.run_results.values():
@@ -124,8 +124,7 @@ def run_suites(suites: list[Suite], run_name: str, settings: Settings) -> list[s
                 else:
                     failures.append(_describe_failure(suite, validation_result, frame))
         finally:
-            if not local:
-                frame.unpersist(blocking=True)
+            frame.unpersist(blocking=True)
     _prune_results(context, settings.gx_results_kept)
     # This run's result pages and the index (which lists what the store still holds, and drops the pages of pruned
     # results): the work stays the same however many runs came before.

@@ -116,7 +116,7 @@ def run(version: SparkVersion, suite: Suite) -> Outcome:
 
 
 class Background(threading.Thread):
-    """A run in a thread of its own. The main suite starts the oldest Spark's run as soon as it collects its test
+    """A run in a thread of its own. The main suite starts the oldest Spark's run once its `dbt build` is done
     (conftest.py) and waits for the outcome in that test, so the 3.5 suite overlaps the main suite's waits (JVM
     starts, child processes, sensors) instead of adding its whole time at the end."""
 

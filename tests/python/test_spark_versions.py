@@ -1,8 +1,8 @@
 """The oldest supported Spark gives the same rows: the window-semantics suites (documented examples, edge cases, the
 DST comparison with Flink, window operations) run again on pyspark 3.5, in its own venv and subprocess (spark_versions.py; `make test-compat` runs more files, on 3.5 and 4.0).
 
-The run starts when pytest collects the test below (conftest.py) and goes on beside the main suite; the test waits
-for its outcome."""
+The run starts when the main suite's `dbt build` is done (conftest.py) and goes on beside the rest of the main suite,
+at a lower CPU priority; the test waits for its outcome."""
 
 from __future__ import annotations
 
