@@ -46,6 +46,11 @@ class SparkVersion:
     def work_dir(self) -> Path:
         return REPO / ".spark" / f"pytest-{self.name}"
 
+    @property
+    def jvm_error_dir(self) -> Path:
+        """Where the run's JVM writes its fatal error file (-XX:ErrorFile), if it crashes."""
+        return self.work_dir / "pytest-jvm"
+
 
 VERSIONS = {name: SparkVersion(name) for name in ("spark35", "spark40")}
 OLDEST = VERSIONS["spark35"]
@@ -89,25 +94,21 @@ class Outcome:
 
     @property
     def jvm_lost(self) -> bool:
-        """The run failed because its Spark JVM went away under it (a crash, or killed from outside), not on a
-        test's assertion: py4j could no longer reach the JVM, or the JVM wrote a fatal error file."""
+        """The run failed and its Spark JVM had gone away under it (a crash, or killed from outside): py4j could no
+        longer reach the JVM, or the JVM wrote a fatal error file."""
         return not self.passed and (any(self.jvm_error_files)
                                     or any(sign in self.log.read_text(errors="replace") for sign in _JVM_LOST))
 
     @property
     def jvm_error_files(self) -> list[Path]:
-        """The JVM's fatal error files (hs_err_pid<pid>.log), written where _pytest points -XX:ErrorFile."""
-        return sorted(_jvm_error_dir(self.log).glob("hs_err_pid*.log"))
+        """The JVM's fatal error files (hs_err_pid<pid>.log) in the version's jvm_error_dir."""
+        return sorted(self.version.jvm_error_dir.glob("hs_err_pid*.log"))
 
 
 # What py4j says when the JVM it talks to is gone.
 _JVM_LOST = ("Py4JNetworkError", "Answer from Java side is empty", "ConnectionRefusedError")
 # What a JVM says before it goes (the 3.5 run's JVM once ended on "CodeCache is full": see dbt_harness.SHORT_LIVED_JVM).
-_JVM_LAST_WORDS = ("VirtualMachineError", "OutOfMemoryError", "CodeCache", "SIGSEGV", "fatal error", "Killed", *_JVM_LOST)
-
-
-def _jvm_error_dir(log: Path) -> Path:
-    return log.with_name(f"{log.stem}-jvm")
+_JVM_LAST_WORDS = ("VirtualMachineError", "OutOfMemoryError", "CodeCache is full", "SIGSEGV", "fatal error", "Killed", *_JVM_LOST)
 
 
 def run(version: SparkVersion, suite: Suite) -> Outcome:
@@ -154,7 +155,7 @@ class Background(threading.Thread):
             raise FileNotFoundError(f"{python} is missing: `make test` or `make test-compat` creates it from "
                                     f"requirements-{version.name}.lock")
         log = version.work_dir / "pytest.log"
-        jvm_errors = _jvm_error_dir(log)
+        jvm_errors = version.jvm_error_dir
         shutil.rmtree(jvm_errors, ignore_errors=True)
         jvm_errors.mkdir(parents=True)
         # Nothing of the calling process's Spark or dbt settings: the child's conftest sets its own.
