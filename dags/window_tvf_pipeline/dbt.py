@@ -14,6 +14,8 @@ import os
 import re
 import time
 from collections import Counter
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -57,18 +59,36 @@ def _summarize(args: list[str], result: Any, seconds: float, settings: Settings)
             log.warning("  %s %s: %s", str(r.status).upper(), r.node.name, r.message)
 
 
+@contextmanager
+def scheduled_vars(variables: dict[str, Any]) -> Iterator[None]:
+    """The interval's vars as window_tvf.scheduled_var reads them (WINDOW_TVF_VAR_<NAME>, JSON) for one dbt call,
+    then the environment as it was. Not `--vars`: dbt re-parses the whole project when those change (every
+    interval), while a changed environment variable re-parses only the files that read it."""
+    names = {f"WINDOW_TVF_VAR_{name.upper()}": json.dumps(value) for name, value in variables.items()}
+    before = {name: os.environ.get(name) for name in names}
+    os.environ.update(names)
+    try:
+        yield
+    finally:
+        for name, value in before.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
 def dbt(args: list[str], variables: dict[str, Any] | None = None, settings: Settings | None = None) -> Any:
-    """Runs `dbt <args>` and returns its result; raises DbtFailure naming what failed."""
+    """Runs `dbt <args>` and returns its result; raises DbtFailure naming what failed. `variables` are the
+    interval's vars, read by the models through window_tvf.scheduled_var."""
     from dbt.cli.main import dbtRunner
 
     settings = settings or Settings.from_environment()
     project = str(settings.dbt_project_dir)
     command = [*args, "--project-dir", project, "--profiles-dir", project, "--target", settings.target,
                "--log-level", "none", "--log-level-file", "debug"]
-    if variables:
-        command += ["--vars", json.dumps(variables)]
     began = time.monotonic()
-    outcome = dbtRunner(callbacks=[_forward]).invoke(command)
+    with scheduled_vars(variables or {}):
+        outcome = dbtRunner(callbacks=[_forward]).invoke(command)
     _summarize(args, outcome.result, time.monotonic() - began, settings)
     if outcome.success:
         return outcome.result

@@ -10,9 +10,9 @@
 with interval_events as (
     select *
     from {{ ref('int_order_events_on_time') }}
-    {%- if var('data_interval_start') and is_incremental() %}
-    where arrival_hour >= timestamp'{{ var('data_interval_start') }}'
-        and arrival_hour < timestamp'{{ var('data_interval_end') }}'
+    {%- if window_tvf.scheduled_var('data_interval_start') and is_incremental() %}
+    where arrival_hour >= timestamp'{{ window_tvf.scheduled_var('data_interval_start') }}'
+        and arrival_hour < timestamp'{{ window_tvf.scheduled_var('data_interval_end') }}'
     {%- endif %}
 ),
 

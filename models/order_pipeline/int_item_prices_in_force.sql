@@ -10,8 +10,8 @@
 with snapshot_lines as (
     select *
     from {{ ref('stg_item_prices') }}
-    {%- if var('price_snapshots_from') %}
-    where valid_from >= timestamp'{{ var('price_snapshots_from') }}'
+    {%- if window_tvf.scheduled_var('price_snapshots_from') %}
+    where valid_from >= timestamp'{{ window_tvf.scheduled_var('price_snapshots_from') }}'
     {%- endif %}
 ),
 

@@ -34,9 +34,9 @@ first_arrivals as (
         'valid_events',
         partition_by='event_id',
         time_column='arrival_hour',
-        ttl=var('deduplication_ttl'),
-        interval_start=var('data_interval_start'),
-        interval_end=var('data_interval_end'),
+        ttl=window_tvf.scheduled_var('deduplication_ttl'),
+        interval_start=window_tvf.scheduled_var('data_interval_start'),
+        interval_end=window_tvf.scheduled_var('data_interval_end'),
         order_by=['arrival_time', 'source_file', 'line_number'],
     ) }}
 )
@@ -52,7 +52,7 @@ select
     line_number,
     case
         when event_time is null then 'no_event_time'
-        when event_time < arrival_hour - interval '{{ var('allowed_lateness') }}' then 'late'
+        when event_time < arrival_hour - interval '{{ window_tvf.scheduled_var('allowed_lateness') }}' then 'late'
         when event_time >= arrival_hour + interval '1 hour' then 'early'
         else 'on_time'
     end as arrival_status,

@@ -16,7 +16,7 @@
 ) }}
 
 with snapshot_lines as (
-    {{ window_tvf.text_file_lines(var('landing_price_files')) }}
+    {{ window_tvf.text_file_lines(window_tvf.scheduled_var('landing_price_files')) }}
 ),
 
 parsed as (

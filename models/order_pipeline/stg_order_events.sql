@@ -21,7 +21,7 @@
 {%- set instant = {'type': 'timestamp', 'require_zone': true, 'min': '1970-01-01T00:00:00Z', 'max': '2099-12-31T23:59:59.999999Z'} %}
 
 with landed_lines as (
-    {{ window_tvf.text_file_lines(var('landing_event_files')) }}
+    {{ window_tvf.text_file_lines(window_tvf.scheduled_var('landing_event_files')) }}
 ),
 
 parsed as (

@@ -13,8 +13,8 @@
         'active_users': 'count(distinct user_id)',
         'approx_active_users': 'approx_distinct(user_id)',
     },
-    interval_start=var('data_interval_start'),
-    allowed_lateness=var('allowed_lateness'),
+    interval_start=window_tvf.scheduled_var('data_interval_start'),
+    allowed_lateness=window_tvf.scheduled_var('allowed_lateness'),
     input_window_size='1 day',
     arrival_partition={'column': 'window_date', 'period': '1 day'},
 ) }}

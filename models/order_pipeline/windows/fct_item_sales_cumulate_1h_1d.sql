@@ -12,7 +12,7 @@
         'min_quantity': 'min(quantity)',
         'max_quantity': 'max(quantity)',
     },
-    interval_start=var('data_interval_start'),
-    allowed_lateness=var('allowed_lateness'),
+    interval_start=window_tvf.scheduled_var('data_interval_start'),
+    allowed_lateness=window_tvf.scheduled_var('allowed_lateness'),
     arrival_partition={'column': 'arrival_hour', 'period': '1 hour'},
 ) }}

@@ -10,7 +10,7 @@
         'orders': 'count(*)',
         'quantity': 'sum(quantity)',
     },
-    interval_start=var('data_interval_start'),
-    allowed_lateness=var('allowed_lateness'),
+    interval_start=window_tvf.scheduled_var('data_interval_start'),
+    allowed_lateness=window_tvf.scheduled_var('allowed_lateness'),
     arrival_partition={'column': 'arrival_hour', 'period': '1 hour'},
 ) }}

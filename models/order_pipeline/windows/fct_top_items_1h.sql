@@ -6,8 +6,8 @@ with hourly_item_sales as (
         window={'tvf': 'tumble', 'timecol': 'event_time', 'size': '1 hour'},
         group_by='item_id',
         aggregates={'quantity': 'sum(quantity)', 'orders': 'count(*)'},
-        interval_start=var('data_interval_start'),
-        allowed_lateness=var('allowed_lateness'),
+        interval_start=window_tvf.scheduled_var('data_interval_start'),
+        allowed_lateness=window_tvf.scheduled_var('allowed_lateness'),
         arrival_partition={'column': 'arrival_hour', 'period': '1 hour'},
     ) }}
 )

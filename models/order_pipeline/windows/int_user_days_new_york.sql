@@ -6,7 +6,7 @@
     window={'tvf': 'tumble', 'timecol': 'event_time', 'size': '1 day', 'time_zone': 'America/New_York'},
     group_by='user_id',
     aggregates={'events': 'count(*)'},
-    interval_start=var('data_interval_start'),
-    allowed_lateness=var('allowed_lateness'),
+    interval_start=window_tvf.scheduled_var('data_interval_start'),
+    allowed_lateness=window_tvf.scheduled_var('allowed_lateness'),
     arrival_partition={'column': 'arrival_hour', 'period': '1 hour'},
 ) }}

@@ -3,7 +3,7 @@
     ref('int_order_events_on_time'),
     window={'tvf': 'cumulate', 'timecol': 'event_time', 'step': '1 hour', 'size': '1 day',
         'arrival_partition': {'column': 'arrival_hour', 'period': '1 hour'},
-        'allowed_lateness': var('allowed_lateness')},
+        'allowed_lateness': window_tvf.scheduled_var('allowed_lateness')},
     group_by='item_id',
     aggregates={
         'orders': 'count(*)',

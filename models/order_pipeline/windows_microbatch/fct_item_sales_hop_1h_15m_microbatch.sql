@@ -4,7 +4,7 @@
     ref('int_order_events_on_time'),
     window={'tvf': 'hop', 'timecol': 'event_time', 'slide': '15 minutes', 'size': '1 hour',
         'arrival_partition': {'column': 'arrival_hour', 'period': '1 hour'},
-        'allowed_lateness': var('allowed_lateness')},
+        'allowed_lateness': window_tvf.scheduled_var('allowed_lateness')},
     group_by='item_id',
     aggregates={
         'orders': 'count(*)',

@@ -5,7 +5,7 @@ with hourly_item_sales as (
         ref('int_order_events_on_time'),
         window={'tvf': 'tumble', 'timecol': 'event_time', 'size': '1 hour',
             'arrival_partition': {'column': 'arrival_hour', 'period': '1 hour'},
-            'allowed_lateness': var('allowed_lateness')},
+            'allowed_lateness': window_tvf.scheduled_var('allowed_lateness')},
         group_by='item_id',
         aggregates={'quantity': 'sum(quantity)', 'orders': 'count(*)'},
     ) }}

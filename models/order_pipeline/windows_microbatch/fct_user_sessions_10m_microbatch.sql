@@ -4,7 +4,7 @@
     ref('int_order_events_on_time'),
     window={'tvf': 'session', 'timecol': 'event_time', 'gap': '10 minutes', 'partition_by': 'user_id',
         'arrival_partition': {'column': 'arrival_hour', 'period': '1 hour'},
-        'allowed_lateness': var('allowed_lateness')},
+        'allowed_lateness': window_tvf.scheduled_var('allowed_lateness')},
     group_by='user_id',
     aggregates={
         'orders': 'count(*)',
