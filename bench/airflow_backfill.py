@@ -59,9 +59,11 @@ def create_backfill(running: Running, first: datetime, last: datetime, attempts:
         time.sleep(2)
 
 
-def scheduler_phase(intervals: int) -> tuple[list[tuple[datetime, float, str]], float, str, str]:
-    """Returns (interval start, run seconds, state) per run, the backfill's wall seconds, and the load before/after."""
-    config = LocalAirflow(home=HOME, hours=intervals, feed_hours=0, unpause_hourly=False, trigger_reference=False)
+def scheduler_phase(intervals: int) -> tuple[list[tuple[datetime, float, str]], dict[str, list[float]], float, str,
+                                             str]:
+    """Returns (interval start, run seconds, state) per run, each task's seconds over the runs, the backfill's wall
+    seconds, and the load before/after."""
+    config = LocalAirflow(home=HOME, hours=intervals, feed_hours=0, unpause_hourly=False, run_reference=False)
     before = load()
     running = start(config, say=lambda line: print(line, flush=True))
     try:
@@ -81,12 +83,16 @@ def scheduler_phase(intervals: int) -> tuple[list[tuple[datetime, float, str]], 
              (parse_time(run["end_date"]) - parse_time(run["start_date"])).total_seconds(), run["state"])
             for run in runs
         ]
+        per_task: dict[str, list[float]] = {}
+        for run in runs:
+            for task_id, instance in run["tasks"].items():
+                per_task.setdefault(task_id, []).append(instance.get("duration") or 0.0)
     finally:
         stop(config)
-    return per_run, wall, before, load()
+    return per_run, per_task, wall, before, load()
 
 
-def dag_test_phase(starts: list[datetime]) -> tuple[list[float], str, str]:
+def dag_test_phase(starts: list[datetime]) -> tuple[list[float], dict[str, list[float]], str, str]:
     """The same intervals through dag.test() on the embedded Spark, over a copy of the same landing files."""
     shutil.rmtree(WORK, ignore_errors=True)
     shutil.copytree(HOME / "landing", WORK / "landing")
@@ -108,22 +114,33 @@ def dag_test_phase(starts: list[datetime]) -> tuple[list[float], str, str]:
     settings = Settings.from_environment()
     local.prepare_airflow(settings)
     hourly = local.load_dag(HOURLY_DAG)
-    before, seconds = load(), []
+    before, seconds, per_task = load(), [], {}
     try:
         for interval in starts:
             began = time.monotonic()
             outcome = local.run_interval(hourly, interval)
             seconds.append(time.monotonic() - began)
+            for task in outcome.tasks:
+                per_task.setdefault(task.task_id, []).append(task.seconds)
             print(f"dag.test() [{interval:%H:%M}] {outcome.state} in {seconds[-1]:.0f} s", flush=True)
             if outcome.failed_tasks:
                 raise RuntimeError(f"dag.test() failed for {interval}: {outcome.failed_tasks}")
     finally:
         stop_spark()
-    return seconds, before, load()
+    return seconds, per_task, before, load()
+
+
+def task_rows(scheduler: dict[str, list[float]], local: dict[str, list[float]]) -> str:
+    """Each task's median seconds (and range) in both phases, in the DAG's order."""
+    def cell(values: list[float]) -> str:
+        return f"{statistics.median(values):.0f} ({min(values):.0f}-{max(values):.0f})" if values else "-"
+
+    return "\n".join(f"| `{task}` | {cell(scheduler.get(task, []))} | {cell(local.get(task, []))} |"
+                     for task in [*scheduler, *(t for t in local if t not in scheduler)])
 
 
 def report(per_run: list, wall: float, scheduler_load: tuple[str, str], local: list[float],
-           local_load: tuple[str, str], command: str) -> str:
+           local_load: tuple[str, str], command: str, tasks: str) -> str:
     sched = [seconds for _, seconds, _ in per_run]
     ratio = statistics.mean(sched) / statistics.mean(local)
     ratio_warm = statistics.mean(sched[1:]) / statistics.mean(local[1:]) if len(local) > 1 else ratio
@@ -157,6 +174,13 @@ Target: within {TARGET_RATIO}x of dag.test() per interval: **{met}** ({ratio:.2f
 | interval | state | scheduler (s) | dag.test() (s) | ratio |
 |---|---|---|---|---|
 {rows}
+
+Per task, median seconds over the intervals (fastest-slowest); under the scheduler `build_event_windows` and the
+price path run side by side, then `check_order_windows` beside `build_priced_orders`:
+
+| task | scheduler | dag.test() |
+|---|---|---|
+{tasks}
 """
 
 
@@ -165,15 +189,16 @@ def main() -> int:
     parser.add_argument("--intervals", type=int, default=24)
     parser.add_argument("--doc", type=Path, default=DOC)
     args = parser.parse_args()
-    per_run, wall, *scheduler_load = scheduler_phase(args.intervals)
+    per_run, scheduler_tasks, wall, *scheduler_load = scheduler_phase(args.intervals)
     for start_, seconds, state in per_run:
         print(f"scheduler [{start_:%H:%M}] {state} in {seconds:.0f} s", flush=True)
     if any(state != "success" for _, _, state in per_run):
         print("error: some backfill runs failed; see .airflow/bench-deployment/logs", file=sys.stderr)
         return 1
-    local, *local_load = dag_test_phase([start_ for start_, _, _ in per_run])
+    local, local_tasks, *local_load = dag_test_phase([start_ for start_, _, _ in per_run])
     command = "make bench-airflow" + (f" BENCH_AIRFLOW_INTERVALS={args.intervals}" if args.intervals != 24 else "")
-    text = report(per_run, wall, tuple(scheduler_load), local, tuple(local_load), command)
+    text = report(per_run, wall, tuple(scheduler_load), local, tuple(local_load), command,
+                  task_rows(scheduler_tasks, local_tasks))
     args.doc.write_text(text)
     print(text)
     return 0

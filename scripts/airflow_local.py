@@ -11,8 +11,9 @@
 run after that hour ends); the metadata database (SQLite) and the pool the DAGs use; then Airflow's api-server
 (on 127.0.0.1, a free port), scheduler, dag-processor and triggerer (LocalExecutor), each a background process
 with its log in a file. The hourly DAG starts `--hours` before now: it catches up those hours one run at a time,
-then keeps to its schedule. It unpauses both DAGs, triggers the reference-examples DAG once, waits until the UI
-answers and prints its address, the login and where the logs are. `stop` stops exactly what `start` started
+then keeps to its schedule. It unpauses both DAGs (the reference-examples DAG is daily without catch-up: it runs
+once at once, for the last day, then daily), waits until the UI answers and prints its address, the login and
+where the logs are. `stop` stops exactly what `start` started
 (the process groups recorded in deployment.json), the Spark server included; the files stay until the next start.
 
 Every process listens on 127.0.0.1 only: the scheduler and triggerer run with --skip-serve-logs (task logs are
@@ -77,7 +78,9 @@ class LocalAirflow:
     spark_memory: str = "2g"
     host: str = "127.0.0.1"
     unpause_hourly: bool = True  # False: the hourly DAG stays paused (runs only what is triggered or backfilled)
-    trigger_reference: bool = True  # the reference-examples DAG once (every example model: about 3-5 minutes)
+    # The reference-examples DAG unpaused: it is daily without catch-up, so the scheduler runs it once for the last
+    # day at once (every example model: about 3-5 minutes), then daily. False: it stays paused and never runs.
+    run_reference: bool = True
 
     @property
     def state_file(self) -> Path:
@@ -318,10 +321,8 @@ def start(config: LocalAirflow, say: Any = print) -> Running:
                   running, config.service_logs / "dag-processor.log")
         if config.unpause_hourly:
             set_paused(running, HOURLY_DAG, False, token)
-        set_paused(running, REFERENCE_DAG, False, token)
-        if config.trigger_reference:
-            api(running.api_url, f"/api/v2/dags/{REFERENCE_DAG}/dagRuns", token,
-                json.dumps({"logical_date": None, "note": "triggered by make airflow"}).encode(), "POST")
+        if config.run_reference:
+            set_paused(running, REFERENCE_DAG, False, token)
     except BaseException:
         if parse is not None and parse.poll() is None:
             parse.kill()
@@ -412,7 +413,8 @@ def summary(config: LocalAirflow, running: Running) -> list[str]:
     first = datetime.fromisoformat(running.first_interval)
     remote = running.env.get("WINDOW_TVF_SPARK_REMOTE")
     spark = f"the Spark Connect server {remote}" if remote else "the embedded Spark, one task at a time"
-    reference = f"; {REFERENCE_DAG} triggered once" if config.trigger_reference else ""
+    reference = (f"; {REFERENCE_DAG} runs once now (the last day), then daily" if config.run_reference
+                 else f"; {REFERENCE_DAG} stays paused")
     return [
         f"Airflow UI: {running.api_url}  (login: {USER} / {running.password}; the password is in "
         f"{config.passwords_file})",

@@ -35,7 +35,7 @@ pytestmark = [
     ),
 ]
 
-CONFIG = LocalAirflow(home=REPO / ".airflow" / "test-deployment", hours=2, feed_hours=1, trigger_reference=False)
+CONFIG = LocalAirflow(home=REPO / ".airflow" / "test-deployment", hours=2, feed_hours=1, run_reference=False)
 WORK = REPO / ".spark" / "pytest" / "airflow_dag_test"
 SCHEMA = "airflow_dag_test"
 RUN_TIMEOUT_S = 1800.0
