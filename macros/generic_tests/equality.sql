@@ -46,3 +46,29 @@ from (
 {% if not loop.last %}union all{% endif %}
     {%- endfor %}
 {%- endmacro %}
+
+
+{#
+    How many times each distinct row (over `columns`) occurs in each of several rowsets: one row per distinct row,
+    its columns and one `<name>_copies` count per rowset of `rowsets` ({name: relation or CTE name}). Two rowsets
+    hold the same multiset where their counts agree on every row. Each rowset is read once, where rowset_diff reads
+    both sides twice: Spark inlines a CTE at every reference, so comparing a reference plan's results with two
+    others by rowset_diff computed the reference four times (the sliced path's equality tests).
+#}
+{% macro _rowset_copies(rowsets, columns) %}
+    {%- set column_list = columns | join(', ') %}
+    select
+        {{ column_list }},
+        {%- for name in rowsets %}
+        count_if(window_tvf__rowset = '{{ name }}') as {{ name }}_copies{{ ',' if not loop.last }}
+        {%- endfor %}
+    from (
+        {%- for name, relation in rowsets.items() %}
+        select '{{ name }}' as window_tvf__rowset, {{ column_list }} from {{ relation }}
+        {%- if not loop.last %}
+        union all
+        {%- endif %}
+        {%- endfor %}
+    ) as every_rowset
+    group by {{ column_list }}
+{% endmacro %}

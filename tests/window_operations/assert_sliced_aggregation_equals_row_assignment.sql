@@ -95,13 +95,12 @@ hour_gaps as (
 ),
 {% endfor %}
 
-rows_with_few_cases as (
-    select * from rows_results where window_case in ({{ few_cases | join(', ') }})
+copies as (
+    {{ window_tvf._rowset_copies({'rows': 'rows_results', 'many': 'many_results', 'few': 'few_results'}, columns) }}
 )
 
-{#- 'few' holds fewer cases: the row path's rows of its cases are its reference. -#}
-select 'many' as plan, differences.*
-from ({{ window_tvf.rowset_diff('many_results', 'rows_results', columns) }}) as differences
-union all
-select 'few' as plan, differences.*
-from ({{ window_tvf.rowset_diff('few_results', 'rows_with_few_cases', columns) }}) as differences
+{#- 'few' holds fewer cases: the row path's rows of its cases are its reference. Each plan is read once. -#}
+select *
+from copies
+where many_copies != rows_copies
+    or (window_case in ({{ few_cases | join(', ') }}) and few_copies != rows_copies)
