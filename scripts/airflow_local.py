@@ -81,6 +81,9 @@ class LocalAirflow:
     # The reference-examples DAG unpaused: it is daily without catch-up, so the scheduler runs it once for the last
     # day at once (every example model: about 3-5 minutes), then daily. False: it stays paused and never runs.
     run_reference: bool = True
+    # The scheduler imports what tasks import (dbt, GX, the Spark client) before its LocalExecutor forks the
+    # processes that run tasks, so no task pays for those imports (window_tvf_pipeline.preload).
+    preload: bool = True
 
     @property
     def state_file(self) -> Path:
@@ -255,6 +258,23 @@ def _write_env_file(path: Path, env: dict[str, str]) -> None:
     path.chmod(0o600)
 
 
+def _write_local_settings(path: Path) -> None:
+    """Airflow imports AIRFLOW_HOME/config/airflow_local_settings.py in each of its processes at start: in the
+    scheduler's, this one imports the modules the tasks import, before the LocalExecutor forks its workers."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f'''"""Written by scripts/airflow_local.py (make airflow): the scheduler imports the pipeline's task modules once;
+its LocalExecutor's workers, forked from it, and the task processes they fork start with them imported."""
+
+import sys
+
+if sys.argv[1:2] == ["scheduler"]:
+    sys.path.insert(0, {str(REPO / "dags")!r})
+    from window_tvf_pipeline.preload import preload
+
+    preload()
+''')
+
+
 def start(config: LocalAirflow, say: Any = print) -> Running:
     """Starts a fresh deployment and returns it once the UI answers and the DAGs are unpaused."""
     from window_tvf_pipeline.config import Settings
@@ -298,6 +318,8 @@ def start(config: LocalAirflow, say: Any = print) -> Running:
             raise AirflowDeploymentError(f"dbt parse failed; end of {parse_log}:\n{_tail(parse_log)}")
         running.save(config.state_file)
         _write_env_file(config.home / "env", running.env)
+        if config.preload:
+            _write_local_settings(config.home / "config" / "airflow_local_settings.py")
         migrate_log = config.service_logs / "db-migrate.log"
         airflow = str(Path(sys.executable).with_name("airflow"))
         _run_step([airflow, "db", "migrate"], running.env, migrate_log, "airflow db migrate")

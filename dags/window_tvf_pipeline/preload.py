@@ -1,0 +1,34 @@
+"""The modules the pipeline's tasks import, imported once by a process that forks the task processes.
+
+Airflow's scheduler with LocalExecutor forks its worker processes when it starts, and each worker forks a process per
+task (a bare os.fork on Linux), so whatever the scheduler imported before that, every task starts with. Imported per
+task, these cost about 10 s of CPU (Great Expectations about 6.4 s, dbt 2.7 s, the Spark Connect client about 1 s,
+on this project's 2-core machine) on every task of every interval, on the critical path twice per interval.
+Importing only: no Spark session, no gRPC channel, no dbt invocation and no thread is started here, as a fork copies
+a process's memory but not its other threads. scripts/airflow_local.py makes the scheduler call `preload()`
+(AIRFLOW_HOME/config/airflow_local_settings.py)."""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import time
+
+MODULES = (
+    "dbt.cli.main",
+    "dbt.adapters.spark.impl",
+    "pyspark.sql.connect.session",
+    "window_tvf_pipeline.tasks",
+    "window_tvf_pipeline.quality",
+)
+log = logging.getLogger(__name__)
+
+
+def preload(modules: tuple[str, ...] = MODULES) -> float:
+    """Imports `modules`; returns the seconds it took."""
+    began = time.monotonic()
+    for name in modules:
+        importlib.import_module(name)
+    seconds = time.monotonic() - began
+    log.info("Preloaded %s in %.1f s", ", ".join(modules), seconds)
+    return seconds
