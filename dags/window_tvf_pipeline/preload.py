@@ -29,6 +29,18 @@ def preload(modules: tuple[str, ...] = MODULES) -> float:
     began = time.monotonic()
     for name in modules:
         importlib.import_module(name)
+    _keep_disabled_loggers_silent()
     seconds = time.monotonic() - began
     log.info("Preloaded %s in %.1f s", ", ".join(modules), seconds)
     return seconds
+
+
+def _keep_disabled_loggers_silent() -> None:
+    """Airflow configures its logging after it imports airflow_local_settings, and its dictConfig re-enables every
+    logger that exists by then (disable_existing_loggers=False). A library logger that is off by default would start
+    writing: the Spark Connect client's (off without SPARK_CONNECT_LOG_LEVEL) logs, with a handler of its own on
+    stderr, every gRPC error it receives, such as the SCHEMA_NOT_FOUND dbt-spark provokes and handles on each run,
+    and Airflow shows stderr at ERROR. Such loggers keep their silence through a level above CRITICAL."""
+    for logger in logging.Logger.manager.loggerDict.values():
+        if isinstance(logger, logging.Logger) and logger.disabled:
+            logger.setLevel(logging.CRITICAL + 1)
