@@ -260,10 +260,10 @@ def _write_env_file(path: Path, env: dict[str, str]) -> None:
 
 def _write_local_settings(path: Path) -> None:
     """Airflow imports AIRFLOW_HOME/config/airflow_local_settings.py in each of its processes at start: in the
-    scheduler's, this one imports the modules the tasks import, before the LocalExecutor forks its workers."""
+    scheduler's, this one imports the libraries the tasks import, before the LocalExecutor forks its workers."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(f'''"""Written by scripts/airflow_local.py (make airflow): the scheduler imports the pipeline's task modules once;
-its LocalExecutor's workers, forked from it, and the task processes they fork start with them imported."""
+    path.write_text(f'''"""Written by scripts/airflow_local.py (make airflow): the scheduler imports the libraries the tasks
+import, once; its LocalExecutor's workers, forked from it, and the task processes they fork start with them."""
 
 import sys
 

@@ -1,12 +1,12 @@
-"""The modules the pipeline's tasks import, imported once by a process that forks the task processes.
+"""The libraries the pipeline's tasks import, imported once by a process that forks the task processes.
 
 Airflow's scheduler with LocalExecutor forks its worker processes when it starts, and each worker forks a process per
 task (a bare os.fork on Linux), so whatever the scheduler imported before that, every task starts with. Imported per
-task, these cost about 10 s of CPU (Great Expectations about 6.4 s, dbt 2.7 s, the Spark Connect client about 1 s,
-on this project's 2-core machine) on every task of every interval, on the critical path twice per interval.
-Importing only: no Spark session, no gRPC channel, no dbt invocation and no thread is started here, as a fork copies
-a process's memory but not its other threads. scripts/airflow_local.py makes the scheduler call `preload()`
-(AIRFLOW_HOME/config/airflow_local_settings.py)."""
+task, these libraries cost about 10 s of CPU (Great Expectations about 6.4 s, dbt 2.7 s, the Spark Connect client
+about 1 s, on this project's 2-core machine) on every task of every interval, twice per interval on its critical path.
+Importing only: no Spark session, gRPC channel or dbt invocation exists before the fork (a fork copies a process's
+memory, not its threads; the BLAS thread pool numpy starts re-creates itself after a fork). scripts/airflow_local.py
+makes the scheduler call `preload()` (AIRFLOW_HOME/config/airflow_local_settings.py)."""
 
 from __future__ import annotations
 
@@ -14,12 +14,15 @@ import importlib
 import logging
 import time
 
+# Libraries only: the pipeline's own modules (window_tvf_pipeline.*) are imported by each task, so a change to them
+# reaches the next task without a scheduler restart. A library upgrade needs one (as it needs a new image anyway).
 MODULES = (
     "dbt.cli.main",
     "dbt.adapters.spark.impl",
     "pyspark.sql.connect.session",
-    "window_tvf_pipeline.tasks",
-    "window_tvf_pipeline.quality",
+    "great_expectations",
+    "great_expectations.expectations",
+    "great_expectations.core.run_identifier",
 )
 log = logging.getLogger(__name__)
 
