@@ -47,7 +47,7 @@ airflow: setup
 airflow-stop: setup
 	$(BIN)/python scripts/airflow_local.py stop
 
-# The hourly DAG under Airflow's own scheduler (tests/python/test_airflow_deployment.py, 10-15 minutes; not part of
+# The hourly DAG under Airflow's own scheduler (tests/python/test_airflow_deployment.py, about 6 minutes; not part of
 # `make test`): the deployment above, two intervals, every table against dag.test()'s, the UI's grid in headless
 # Chromium (skipped without it: apt-get install -y chromium), its screenshot in docs/airflow_grid.png.
 test-airflow: setup

@@ -4,7 +4,8 @@ intervals run through the scheduler (its catch-up); every pipeline table then eq
 the embedded Spark over the same landing files, row for row; the UI's grid, opened in headless Chromium with the
 admin's token, shows both runs green (the screenshot is kept as docs/airflow_grid.png).
 
-Not part of `make test` (about 10-15 minutes on 2 cores): `make test-airflow` runs it (WINDOW_TVF_TEST_AIRFLOW=1)."""
+Not part of `make test` (about 6 minutes on 2 cores; 10-15 before the scheduler preloaded the tasks' libraries):
+`make test-airflow` runs it (WINDOW_TVF_TEST_AIRFLOW=1)."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ pytestmark = [
     pytest.mark.slow,
     pytest.mark.skipif(
         os.environ.get("WINDOW_TVF_TEST_AIRFLOW") != "1",
-        reason="starts a real Airflow deployment (10-15 minutes): run it with make test-airflow",
+        reason="starts a real Airflow deployment (about 6 minutes): run it with make test-airflow",
     ),
 ]
 
