@@ -51,6 +51,10 @@ class DeploymentError(RuntimeError):
     """A deployment could not start: Java missing, a port taken, a process that died or never became ready."""
 
 
+class PortTakenError(DeploymentError):
+    """A port the deployment needs is bound by something else: before the start, or by the time a JVM binds it."""
+
+
 @dataclass
 class Deployment:
     """One deployment of `kind` (see KINDS); its logs, pid file and server metastore live in `state_dir`."""
@@ -90,6 +94,22 @@ class Deployment:
             raise
         (self.state_dir / "env").write_text("".join(f"export {k}={shlex.quote(v)}\n" for k, v in self.env.items()))
         return self
+
+    def start_on_free_ports(
+        self, host: str = "127.0.0.1", memory: str = "2g", extra_env: dict[str, str] | None = None,
+        attempts: int = 3, say: Callable[[str], None] = print,
+    ) -> Deployment:
+        """`start` on ports free at the time; a port taken between that check and the bind (by any other process
+        on the machine) means new ports and another start, up to `attempts` starts."""
+        for attempt in range(1, attempts + 1):
+            try:
+                return self.start({name: free_port(host) for name in DEFAULT_PORTS[self.kind]}, host, memory, extra_env)
+            except PortTakenError as taken:
+                if attempt == attempts:
+                    raise
+                say(f"{self.kind}: {taken.args[0].splitlines()[0]} Starting again on other ports.")
+                self.pids.clear()
+        raise AssertionError("unreachable")
 
     def stop(self) -> None:
         """Stops every process group this object started, also after a failed or interrupted start."""
@@ -147,7 +167,7 @@ def _bind_error(host: str, port: int) -> OSError | None:
 def require_free_port(host: str, port: int, what: str) -> None:
     error = _bind_error(host, port)
     if error:
-        raise DeploymentError(
+        raise PortTakenError(
             f"{what}: port {port} on {host} is already taken ({error.strerror}); another Spark may be running. "
             f"Stop it or choose another port (see `scripts/spark_cluster.py start --help`)."
         ) from error
@@ -188,10 +208,15 @@ def _wait_until(ready: Callable[[], bool], what: str, process: subprocess.Popen,
     deadline = time.monotonic() + timeout
     while not ready():
         if process.poll() is not None:
-            raise DeploymentError(f"{what} exited with code {process.returncode}; end of {log}:\n{_tail(log)}")
+            error = PortTakenError if _BIND_FAILED in _tail(log) else DeploymentError
+            raise error(f"{what} exited with code {process.returncode}; end of {log}:\n{_tail(log)}")
         if time.monotonic() > deadline:
             raise DeploymentError(f"{what} was not ready after {timeout:.0f} s; end of {log}:\n{_tail(log)}")
         time.sleep(0.5)
+
+
+# What a JVM's log says when its server port was bound by another process first (java.net.BindException).
+_BIND_FAILED = "Address already in use"
 
 
 def _process_env(state_dir: Path, host: str) -> dict[str, str]:

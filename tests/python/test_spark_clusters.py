@@ -27,7 +27,7 @@ from dbt_harness import REPO, SHORT_LIVED_JVM
 from window_tvf_pipeline.documented_examples import DOCUMENTED_EXAMPLES
 
 sys.path.insert(0, str(REPO / "scripts"))
-from spark_cluster import DEFAULT_PORTS, KINDS, Deployment, DeploymentError, free_port, ui_json  # noqa: E402
+from spark_cluster import KINDS, Deployment, DeploymentError, ui_json  # noqa: E402
 
 CLUSTER_DIR = REPO / ".spark" / "cluster-test"
 SELECT = ["path:seeds/flink_docs", "path:models/flink_examples"]
@@ -52,10 +52,8 @@ class ClusterBuild:
 
 def _start_and_build(deployment: Deployment) -> ClusterBuild:
     began = time.monotonic()
-    deployment.start(
-        {name: free_port() for name in DEFAULT_PORTS[deployment.kind]},
-        memory="2g" if deployment.kind == "standalone" else "1g",
-        extra_env={"JAVA_TOOL_OPTIONS": JAVA_TOOL_OPTIONS},
+    deployment.start_on_free_ports(
+        memory="2g" if deployment.kind == "standalone" else "1g", extra_env={"JAVA_TOOL_OPTIONS": JAVA_TOOL_OPTIONS}
     )
     started = time.monotonic()
     dbt_dir = CLUSTER_DIR / f"{deployment.kind}-dbt"
@@ -164,6 +162,31 @@ def test_a_taken_port_is_named_before_anything_starts(tmp_path: Path) -> None:
             deployment.start({"thrift": port})
     assert str(error.value).startswith(f"thrift thrift: port {port} on 127.0.0.1 is already taken")
     assert deployment.pids == []
+
+
+def test_a_port_taken_at_start_means_new_ports(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A port free when chosen can be bound by any other process before the start checks it (CI saw it once): the
+    start picks new ports, says so, and gives up after its attempts."""
+    import spark_cluster
+
+    started, said = [], []
+    monkeypatch.setitem(spark_cluster._STARTERS, "connect", lambda d, ports, *rest: started.append(ports["connect"]))
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        port = taken.getsockname()[1]
+        chosen = iter([port, port, 0])  # taken twice, then whatever free_port picks
+        real_free_port = spark_cluster.free_port
+        monkeypatch.setattr(spark_cluster, "free_port", lambda host: next(chosen) or real_free_port(host))
+        Deployment("connect", tmp_path / "a").start_on_free_ports(say=said.append)
+        assert len(started) == 1 and started[0] != port
+        assert said == [f"connect: connect connect: port {port} on 127.0.0.1 is already taken (Address already in use); "
+                        "another Spark may be running. Stop it or choose another port (see `scripts/spark_cluster.py "
+                        "start --help`). Starting again on other ports."] * 2
+
+        monkeypatch.setattr(spark_cluster, "free_port", lambda host: port)
+        with pytest.raises(spark_cluster.PortTakenError, match=f"port {port} on 127.0.0.1 is already taken"):
+            Deployment("connect", tmp_path / "b").start_on_free_ports(attempts=2, say=said.append)
+    assert started == started[:1] and len(said) == 3
 
 
 def test_missing_java_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
