@@ -1,5 +1,5 @@
 """The hourly DAG's backfill under Airflow's own scheduler against the same intervals under `dag.test()`, interval by
-interval, on the same machine and landing files (`make bench-airflow`; writes docs/airflow_deployment.md).
+interval, on the same machine and landing files (`make bench-airflow`; its section of docs/airflow_deployment.md).
 
 1. The deployment of `make airflow` (scripts/airflow_local.py: LocalExecutor, tasks on a Spark Connect server) with
    landing files for the INTERVALS hours before now, and `airflow backfill create --max-active-runs 1` over them
@@ -29,6 +29,7 @@ sys.path.insert(0, str(REPO / "scripts"))
 sys.path.insert(0, str(REPO / "dags"))
 
 from airflow_local import HOURLY_DAG, LocalAirflow, Running, set_paused, start, stop, wait_for_runs  # noqa: E402
+from harness import write_section  # noqa: E402  (bench/, this file's directory)
 
 HOME = REPO / ".airflow" / "bench-deployment"
 WORK = REPO / ".spark" / "bench-airflow"
@@ -149,9 +150,7 @@ def report(per_run: list, wall: float, scheduler_load: tuple[str, str], local: l
         f"| {start:%Y-%m-%d %H:%M} | {state} | {seconds:.0f} | {test:.0f} | {seconds / test:.2f} |"
         for (start, seconds, state), test in zip(per_run, local)
     )
-    return f"""# The hourly DAG under Airflow's scheduler against dag.test()
-
-Made by `{command}` on {datetime.now():%Y-%m-%d %H:%M} UTC (2 cores, 24 GiB; the machine is shared with other
+    return f"""Made by `{command}` on {datetime.now():%Y-%m-%d %H:%M} UTC (2 cores, 24 GiB; the machine is shared with other
 work, see the load averages). Both phases ran the same {len(per_run)} hourly intervals over the same generated
 landing files (the small shape, about 480 events an hour).
 
@@ -199,7 +198,8 @@ def main() -> int:
     command = "make bench-airflow" + (f" BENCH_AIRFLOW_INTERVALS={args.intervals}" if args.intervals != 24 else "")
     text = report(per_run, wall, tuple(scheduler_load), local, tuple(local_load), command,
                   task_rows(scheduler_tasks, local_tasks))
-    args.doc.write_text(text)
+    # The doc's own text (what the runs mean, earlier runs) stays; the measured section is replaced.
+    write_section(args.doc, "The last run", "<!-- airflow-backfill:begin -->", "<!-- airflow-backfill:end -->", text)
     print(text)
     return 0
 
