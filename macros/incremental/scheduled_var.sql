@@ -9,18 +9,18 @@
 -#}
 {% macro scheduled_var(name, default=none) %}
     {%- if name is not string or name == '' -%}
-        {{ exceptions.raise_compiler_error(
-            "window_tvf.scheduled_var: argument 'name' is " ~ name ~ ": it must be the name of a dbt var") }}
+        {{ window_tvf._argument_error('scheduled_var', 'name', name, "expected the name of a dbt var") }}
     {%- endif -%}
     {%- set variable = 'WINDOW_TVF_VAR_' ~ (name | upper) -%}
-    {%- set passed = env_var(variable, '') -%}
-    {%- if passed != '' -%}
-        {%- set value = fromjson(passed) -%}
-        {%- if value is none and passed | trim != 'null' -%}
-            {{ exceptions.raise_compiler_error(
-                "window_tvf.scheduled_var: environment variable " ~ variable ~ " is " ~ passed
-                ~ ": it must hold the value of var('" ~ name ~ "') as JSON (a string in double quotes)") }}
-        {%- endif -%}
+    {%- set passed = env_var(variable, '') | trim -%}
+    {%- set value = fromjson(passed) if passed != '' else none -%}
+    {%- if value is none and passed not in ('', 'null') -%}
+        {{ window_tvf._compile_error(
+            "window_tvf.scheduled_var: environment variable " ~ variable ~ " is " ~ passed
+            ~ ": it must hold the value of var('" ~ name ~ "') as JSON (a string in double quotes)") }}
+    {%- endif -%}
+    {#- Empty and JSON null count as unset, as in the yml where clauses: fromjson(env_var(...)) or var(...). -#}
+    {%- if value is not none -%}
         {{ return(value) }}
     {%- endif -%}
     {{ return(var(name) if default is none else var(name, default)) }}

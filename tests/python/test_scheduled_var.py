@@ -18,16 +18,18 @@ def test_values_come_from_the_environment_as_json_else_from_var(monkeypatch: pyt
                                                                 built: DbtRun) -> None:
     monkeypatch.setenv("WINDOW_TVF_VAR_LANDING_EVENT_FILES", json.dumps(["/landing/a b.jsonl", "/landing/c.jsonl"]))
     monkeypatch.setenv("WINDOW_TVF_VAR_DATA_INTERVAL_START", json.dumps(INTERVALS[0][0]))
-    monkeypatch.setenv("WINDOW_TVF_VAR_PRICE_SNAPSHOTS_FROM", "null")
-    monkeypatch.setenv("WINDOW_TVF_VAR_DATA_INTERVAL_END", "")  # empty: not passed
+    monkeypatch.setenv("WINDOW_TVF_VAR_ALLOWED_LATENESS", "null")  # null and empty: not passed, var() decides
+    monkeypatch.setenv("WINDOW_TVF_VAR_DATA_INTERVAL_END", "")
+    monkeypatch.setenv("WINDOW_TVF_VAR_DEDUPLICATION_TTL", json.dumps("3 days"))
     sql = ("{{ window_tvf.scheduled_var('landing_event_files') | join('|') }};"
            "{{ window_tvf.scheduled_var('data_interval_start') }};"
-           "{{ window_tvf.scheduled_var('price_snapshots_from') is none }};"
-           "{{ window_tvf.scheduled_var('data_interval_end') is none }};"
            "{{ window_tvf.scheduled_var('allowed_lateness') }};"
+           "{{ window_tvf.scheduled_var('data_interval_end') is none }};"
+           "{{ window_tvf.scheduled_var('deduplication_ttl') }};"
+           "{{ window_tvf.scheduled_var('max_landing_line_bytes') }};"
            "{{ window_tvf.scheduled_var('not_a_project_var', 'its default') }}")
     assert compiled(sql).split(";") == [
-        "/landing/a b.jsonl|/landing/c.jsonl", INTERVALS[0][0], "True", "True", "2 hours", "its default"]
+        "/landing/a b.jsonl|/landing/c.jsonl", INTERVALS[0][0], "2 hours", "True", "3 days", "65536", "its default"]
 
 
 def test_a_value_that_is_not_json_fails_at_compile_time(monkeypatch: pytest.MonkeyPatch, built: DbtRun) -> None:
@@ -38,7 +40,7 @@ def test_a_value_that_is_not_json_fails_at_compile_time(monkeypatch: pytest.Monk
         "it must hold the value of var('data_interval_start') as JSON (a string in double quotes)")
     monkeypatch.delenv("WINDOW_TVF_VAR_DATA_INTERVAL_START")
     assert compile_error_line("{{ window_tvf.scheduled_var(3) }}") == (
-        "window_tvf.scheduled_var: argument 'name' is 3: it must be the name of a dbt var")
+        "window_tvf.scheduled_var: argument 'name' got 3; expected the name of a dbt var")
 
 
 def _parse(variables: dict[str, Any]) -> tuple[list[str], Any]:
