@@ -63,44 +63,19 @@ hour_gaps as (
 {#-
     Each case on the row path ('rows'), on the sliced path with the rows shuffled once by key ('many'), and with
     partial aggregation before the shuffle ('few'), where that changes the SQL (not for tumble, nor for sessions
-    without partition keys or whose aggregates do not merge).
+    without partition keys or whose aggregates do not merge). Each plan is read once.
 -#}
 {%- set cases = [] %}
-{%- for window in windows %}{% do cases.append((loop.index, window, aggregates)) %}{% endfor %}
+{%- for window in windows %}
+{%- do cases.append({'id': loop.index, 'window': window, 'group_by': 'event_key', 'aggregates': aggregates}) %}
+{%- endfor %}
 {%- for window, case_aggregates in partial_cases %}
-{%- do cases.append((windows | length + loop.index, window, case_aggregates)) %}
-{%- endfor %}
-{%- set results, few_cases = {'rows': [], 'many': [], 'few': []}, [] %}
-{%- for case, window, case_aggregates in cases %}
-{%- set row_path = window_tvf.window_aggregate('hour_gaps', window, 'event_key', case_aggregates, strategy='rows') %}
-{%- set many = window_tvf.window_aggregate('hour_gaps', window, 'event_key', case_aggregates, strategy='slices', keys='many') %}
-{%- set few = window_tvf.window_aggregate('hour_gaps', window, 'event_key', case_aggregates, strategy='slices', keys='few') %}
-{%- for plan, sql in [('rows', row_path), ('many', many), ('few', few)] if plan != 'few' or few != many %}
-{%- set selected %}
-    select
-        {{ case }} as window_case, window_start, window_end, window_time, event_key,
-        {%- for name in aggregates %}
-        {{ name if name in case_aggregates else 'null' }} as {{ name }}{{ ',' if not loop.last }}
-        {%- endfor %}
-    from ({{ sql }}) as aggregated
-{%- endset %}
-{%- do results[plan].append(selected) %}
-{%- endfor %}
-{%- if few != many %}{% do few_cases.append(case) %}{% endif %}
+{%- do cases.append({'id': windows | length + loop.index, 'window': window, 'group_by': 'event_key',
+    'aggregates': case_aggregates}) %}
 {%- endfor %}
 
-{%- for plan in ['rows', 'many', 'few'] %}
-{{ plan }}_results as (
-    {{ results[plan] | join('\n    union all\n') }}
-),
-{% endfor %}
-
-copies as (
-    {{ window_tvf._rowset_copies({'rows': 'rows_results', 'many': 'many_results', 'few': 'few_results'}, columns) }}
+compared as (
+    {{ window_tvf._sliced_plans_compared('hour_gaps', cases, columns) }}
 )
 
-{#- 'few' holds fewer cases: the row path's rows of its cases are its reference. Each plan is read once. -#}
-select *
-from copies
-where many_copies != rows_copies
-    or (window_case in ({{ few_cases | join(', ') }}) and few_copies != rows_copies)
+select * from compared where plans_differ

@@ -41,33 +41,15 @@ spring as (
 {#-
     Each window on the row path, on the sliced path with the rows shuffled once by key ('many'), and with partial
     aggregation before the shuffle ('few') where that changes the SQL (hop, cumulate, sessions with partition keys).
+    Each plan is read once.
 -#}
-{%- set results, few_cases = {'rows': [], 'many': [], 'few': []}, [] %}
+{%- set cases = [] %}
 {%- for window in zoned_windows %}
-{%- set case = 100 + loop.index %}
-{%- set plans = {'rows': window_tvf.window_aggregate('spring', window, 'event_key', aggregates, strategy='rows')} %}
-{%- for key_count in ['many', 'few'] %}
-{%- do plans.update({key_count: window_tvf.window_aggregate('spring', window, 'event_key', aggregates, strategy='slices',
-    keys=key_count)}) %}
-{%- endfor %}
-{%- if plans.few == plans.many %}{% do plans.pop('few') %}{% else %}{% do few_cases.append(case) %}{% endif %}
-{%- for plan, sql in plans.items() %}
-{%- do results[plan].append('select ' ~ case ~ ' as window_case, * from (' ~ sql ~ ') as aggregated') %}
-{%- endfor %}
+{%- do cases.append({'id': 100 + loop.index, 'window': window, 'group_by': 'event_key', 'aggregates': aggregates}) %}
 {%- endfor %}
 
-{%- for plan in ['rows', 'many', 'few'] %}
-{{ plan }}_results as (
-    {{ results[plan] | join('\nunion all\n') }}
-),
-{% endfor %}
-
-copies as (
-    {{ window_tvf._rowset_copies({'rows': 'rows_results', 'many': 'many_results', 'few': 'few_results'}, columns) }}
+compared as (
+    {{ window_tvf._sliced_plans_compared('spring', cases, columns) }}
 )
 
-{#- 'few' holds fewer cases: the row path's rows of its cases are its reference. Each plan is read once. -#}
-select *
-from copies
-where many_copies != rows_copies
-    or (window_case in ({{ few_cases | join(', ') }}) and few_copies != rows_copies)
+select * from compared where plans_differ

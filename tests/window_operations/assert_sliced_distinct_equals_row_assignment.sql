@@ -52,55 +52,31 @@ events as (
     where hour(event_time) not in (3, 4)
 ),
 
-{#- Each window on the row path and both sliced plans ('few' only where its SQL differs). -#}
-{%- set results, few_cases = {'rows': [], 'many': [], 'few': []}, [] %}
+{#- Each window on the row path and both sliced plans ('few' only where its SQL differs), each read once. -#}
+{%- set cases = [] %}
 {%- for window in windows %}
 {%- set window_index = loop.index %}
 {%- for group_by, case_aggregates in [('event_key', aggregates), (none, distinct_only)]
     if group_by or window_index in ungrouped %}
-{%- set case = window_index * 10 + loop.index %}
-{%- set plans = {'rows': window_tvf.window_aggregate('events', window, group_by, case_aggregates, strategy='rows')} %}
-{%- for key_count in ['many', 'few'] %}
-{%- do plans.update({key_count: window_tvf.window_aggregate('events', window, group_by, case_aggregates,
-    strategy='slices', keys=key_count)}) %}
-{%- endfor %}
-{%- if plans.few == plans.many %}{% do plans.pop('few') %}{% else %}{% do few_cases.append(case) %}{% endif %}
-{%- for plan, sql in plans.items() %}
-{%- set selected %}
-    select
-        {{ case }} as window_case, window_start, window_end, window_time,
-        {{ 'event_key' if group_by else 'null' }} as event_key,
-        {%- for name in columns[5:] %}
-        {{ name if name in case_aggregates else 'null' }} as {{ name }}{{ ',' if not loop.last }}
-        {%- endfor %}
-    from ({{ sql }}) as aggregated
-{%- endset %}
-{%- do results[plan].append(selected) %}
-{%- endfor %}
+{%- do cases.append({'id': window_index * 10 + loop.index, 'window': window, 'group_by': group_by,
+    'aggregates': case_aggregates}) %}
 {%- endfor %}
 {%- endfor %}
 
-{%- for plan in ['rows', 'many', 'few'] %}
-{{ plan }}_results as (
-    {{ results[plan] | join('\n    union all\n') }}
-),
-{% endfor %}
-
-copies as (
-    {{ window_tvf._rowset_copies({'rows': 'rows_results', 'many': 'many_results', 'few': 'few_results'}, columns) }}
+compared as (
+    {{ window_tvf._sliced_plans_compared('events', cases, columns) }}
 ),
 
 -- the test must be able to fail: windows whose every user_id is NULL exist (count 0), and counts above 1 occur
 checked as (
     select
-        copies.*,
+        compared.*,
         count_if(rows_copies > 0 and users = 0) over () as windows_without_users,
         count_if(rows_copies > 0 and users > 1) over () as windows_with_users,
         count_if(rows_copies > 0 and amounts > 1 and keys = 1) over () as windows_with_amounts
-    from copies
+    from compared
 )
 
-{#- 'few' holds fewer cases: the row path's rows of its cases are its reference. Each plan is read once. -#}
 select
     case
         when least(windows_without_users, windows_with_users, windows_with_amounts) = 0
@@ -109,6 +85,5 @@ select
     end as problem,
     checked.*
 from checked
-where many_copies != rows_copies
-    or (window_case in ({{ few_cases | join(', ') }}) and few_copies != rows_copies)
+where plans_differ
     or least(windows_without_users, windows_with_users, windows_with_amounts) = 0
