@@ -80,11 +80,12 @@ bench: setup
 # Rolling distinct counts (exact and HLL) against Spark's window() + count(distinct) / approx_count_distinct:
 # HOP 30 days / 1 day and 7 days / 1 day, month to date by day, on three key shapes (bench/distinct_counts.py;
 # its own section of docs/benchmarks.md). ROWS (default 10 M), SHAPES (dense,uniform,zipf), QUERIES (names, comma-separated),
-# REPEATS, NOTE.
+# REPEATS, NOTE; GROWTH=10000000,20000000,40000000: the sliced paths at each size against a GROUP BY floor, no baseline.
 bench-distinct: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/python bench/distinct_counts.py $(if $(ROWS),--rows $(ROWS)) $(if $(SHAPES),--shapes $(SHAPES)) \
-		$(if $(QUERIES),--queries "$(QUERIES)") $(if $(REPEATS),--repeats $(REPEATS)) $(if $(NOTE),--note "$(NOTE)")
+		$(if $(QUERIES),--queries "$(QUERIES)") $(if $(REPEATS),--repeats $(REPEATS)) $(if $(NOTE),--note "$(NOTE)") \
+		$(if $(GROWTH),--growth $(GROWTH))
 
 bench-time-zones: setup
 	@scripts/check_prerequisites.sh
@@ -117,8 +118,8 @@ bench-microbatch: setup
 	$(BIN)/python bench/microbatch.py $(MICROBATCH_ARGS)
 
 # The hourly DAG's backfill under Airflow's scheduler (make airflow's deployment, `airflow backfill create`) against the
-# same intervals under dag.test(), interval by interval; writes docs/airflow_deployment.md (24 intervals: about
-# 1.5 hours on 2 cores). Options: make bench-airflow BENCH_AIRFLOW_INTERVALS=6.
+# same intervals under dag.test(), interval by interval; its section of docs/airflow_deployment.md (24 intervals: 36
+# minutes on 2 cores). Options: make bench-airflow BENCH_AIRFLOW_INTERVALS=6.
 BENCH_AIRFLOW_INTERVALS ?= 24
 bench-airflow: setup
 	@scripts/check_prerequisites.sh

@@ -5,6 +5,7 @@ the HLL estimate's error by precision.
     make bench-distinct                                   # 10 M rows, three key shapes, three windows
     make bench-distinct ROWS=40000000 SHAPES=dense        # one shape at 40 M rows (linear growth)
     .venv/bin/python bench/distinct_counts.py --error     # the estimate's relative error by lg_k
+    make bench-distinct GROWTH=10000000,20000000,40000000 # growth with rows (no Spark baseline: a floor instead)
 
 Data: `rows` events over 30 days from 2024-01-01 (the key shapes of bench/window_aggregation.py: 1,000 uniform keys,
 10 keys, Zipf over 100,000 keys) with user_id uniform over rows / 10 users (high cardinality: a 30-day window of a
@@ -111,6 +112,38 @@ def run_speed(spark, rows: int, shapes: list, queries: list[Query], repeats: int
     return lines
 
 
+def run_growth(spark, sizes: list[int], shapes: list, queries: list[Query]) -> list[str]:
+    """Seconds of the exact and approximate sliced paths at each size, against a floor measured beside them (one
+    GROUP BY key, day with count(*): what the machine does with that many rows); growth is the time per row at a
+    size over the time per row at the smallest size (1.00 is linear)."""
+    lines = ["| shape | query | rows | exact (s) | approx (s) | floor: GROUP BY key, day (s) | exact growth | "
+             "approx growth | floor growth |", "|" + "---|" * 9]
+    for shape in shapes:
+        for query in queries:
+            per_row: dict[str, float] = {}
+            for rows in sizes:
+                table = user_table(spark, shape, rows)
+                sql = {
+                    "exact": macro_sql(table, query, "count(distinct user_id)"),
+                    "approx": macro_sql(table, query, "approx_distinct(user_id)"),
+                    "floor": f"select event_key, to_date(ts) as day, count(*) as events from {table} group by 1, 2",
+                }
+                runs = timed_rounds(spark, sql, 1, TIMEOUT_S, progress=lambda round_number, name, seconds: print(
+                    f"  {shape.name} / {query.name} / {rows:,} / {name}: {cell(seconds, TIMEOUT_S)} s", flush=True))
+                seconds = {name: runs[name][0] if runs.get(name) else None for name in sql}
+                growth = {}
+                for name, value in seconds.items():
+                    if value is not None:
+                        per_row.setdefault(name, value / rows)
+                    growth[name] = f"{value / rows / per_row[name]:.2f}" if value and name in per_row else "n/a"
+                line = (f"| {shape.label} | {query.name} | {rows:,} | {cell(seconds['exact'], TIMEOUT_S)} | "
+                        f"{cell(seconds['approx'], TIMEOUT_S)} | {cell(seconds['floor'], TIMEOUT_S)} | "
+                        f"{growth['exact']} | {growth['approx']} | {growth['floor']} |")
+                print(line, flush=True)
+                lines.append(line)
+    return lines
+
+
 def run_error(spark, rows: int, lg_ks: list[int]) -> list[str]:
     """Relative error of approx_distinct(user_id, lg_k) against count(distinct user_id) over every window of a
     HOP 7 days / 1 day, per key, for two shapes (10 keys: large counts; 1,000 keys: small ones)."""
@@ -147,6 +180,8 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=int(os.environ.get("REPEATS") or 1))
     parser.add_argument("--note", default=os.environ.get("NOTE") or "")
     parser.add_argument("--error", action="store_true", help="measure the estimate's error instead of speed")
+    parser.add_argument("--growth", default=os.environ.get("GROWTH") or "",
+                        help="row counts (comma-separated): the sliced paths' growth with rows instead of the ratios")
     arguments = parser.parse_args()
     spark = SPARK.session()
     before = load()
@@ -160,6 +195,18 @@ def main() -> None:
         return
     shapes = [s for s in SHAPES if s.name in arguments.shapes.split(",")]
     queries = [q for q in QUERIES if not arguments.queries or q.name in arguments.queries.split(",")]
+    if arguments.growth:
+        sizes = sorted(int(size) for size in arguments.growth.split(","))
+        # One query unless named: each size of each shape is a new table, and the 7-day hop is the ratios' query.
+        lines = run_growth(spark, sizes, shapes, queries if arguments.queries else QUERIES[1:2])
+        command = (f"`make bench-distinct GROWTH={','.join(map(str, sizes))} SHAPES={arguments.shapes}"
+                   f"{f' QUERIES={chr(34)}{arguments.queries}{chr(34)}' if arguments.queries else ''}`")
+        write_section(DOC, "Rolling distinct counts: growth with rows", "<!-- distinct-growth:begin -->",
+                      "<!-- distinct-growth:end -->",
+                      f"{command}: Spark {spark.version}, local[2], one run per query; {before} at the start, {load()} "
+                      f"at the end; {(time.monotonic() - began) / 60:.0f} minutes. {arguments.note}\n\n"
+                      + "\n".join(lines))
+        return
     lines = run_speed(spark, arguments.rows, shapes, queries, arguments.repeats)
     minutes = (time.monotonic() - began) / 60
     summary = (f"{arguments.rows:,} rows, Spark {spark.version}, local[2], {arguments.repeats} run(s) per query; "
