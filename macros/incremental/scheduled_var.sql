@@ -19,7 +19,8 @@
             "window_tvf.scheduled_var: environment variable " ~ variable ~ " is " ~ passed
             ~ ": it must hold the value of var('" ~ name ~ "') as JSON (a string in double quotes)") }}
     {%- endif -%}
-    {#- Empty and JSON null count as unset, as in the yml where clauses: fromjson(env_var(...)) or var(...). -#}
+    {#- Empty and JSON null count as unset, as in the yml where clauses (fromjson(env_var(...)) or var(...), whose
+        `or` also passes over false, 0 and []: they read only the interval's bounds and lateness, strings). -#}
     {%- if value is not none -%}
         {{ return(value) }}
     {%- endif -%}
