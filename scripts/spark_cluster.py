@@ -101,15 +101,16 @@ class Deployment:
     ) -> Deployment:
         """`start` on ports free at the time; a port taken between that check and the bind (by any other process
         on the machine) means new ports and another start, up to `attempts` starts."""
-        for attempt in range(1, attempts + 1):
+        def start_on_new_ports() -> Deployment:
+            return self.start({name: free_port(host) for name in DEFAULT_PORTS[self.kind]}, host, memory, extra_env)
+
+        for _ in range(attempts - 1):
             try:
-                return self.start({name: free_port(host) for name in DEFAULT_PORTS[self.kind]}, host, memory, extra_env)
+                return start_on_new_ports()
             except PortTakenError as taken:
-                if attempt == attempts:
-                    raise
                 say(f"{self.kind}: {taken.args[0].splitlines()[0]} Starting again on other ports.")
                 self.pids.clear()
-        raise AssertionError("unreachable")
+        return start_on_new_ports()
 
     def stop(self) -> None:
         """Stops every process group this object started, also after a failed or interrupted start."""
@@ -208,8 +209,9 @@ def _wait_until(ready: Callable[[], bool], what: str, process: subprocess.Popen,
     deadline = time.monotonic() + timeout
     while not ready():
         if process.poll() is not None:
-            error = PortTakenError if _BIND_FAILED in _tail(log) else DeploymentError
-            raise error(f"{what} exited with code {process.returncode}; end of {log}:\n{_tail(log)}")
+            tail = _tail(log)
+            error = PortTakenError if _BIND_FAILED in tail else DeploymentError
+            raise error(f"{what} exited with code {process.returncode}; end of {log}:\n{tail}")
         if time.monotonic() > deadline:
             raise DeploymentError(f"{what} was not ready after {timeout:.0f} s; end of {log}:\n{_tail(log)}")
         time.sleep(0.5)
