@@ -251,6 +251,14 @@ def _run_step(args: list[str], env: dict[str, str], log: Path, what: str) -> Non
         raise AirflowDeploymentError(f"{what} failed (exit {done.returncode}); end of {log}:\n{_tail(log)}")
 
 
+def _start_parse(target: str, env: dict[str, str], log: Path) -> subprocess.Popen:
+    with log.open("ab") as out:
+        return subprocess.Popen(
+            [str(Path(sys.executable).with_name("dbt")), "parse", "--project-dir", str(REPO), "--profiles-dir",
+             str(REPO), "--target", target], env=env, stdout=out, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+        )
+
+
 def _write_env_file(path: Path, env: dict[str, str]) -> None:
     """The deployment's settings for the Airflow CLI (`set -a; . env; set +a`); it holds the JWT secret."""
     path.write_text("".join(f"{k}={shlex.quote(v)}\n" for k, v in env.items()
@@ -300,18 +308,19 @@ def start(config: LocalAirflow, say: Any = print) -> Running:
         running.api_url = f"http://{config.host}:{port}"
         running.env = config.environment(port, first, spark_env, secrets.token_urlsafe(32))
         parse_log = config.service_logs / "dbt-parse.log"
-        with parse_log.open("ab") as out:
-            parse = subprocess.Popen(
-                [str(Path(sys.executable).with_name("dbt")), "parse", "--project-dir", str(REPO), "--profiles-dir",
-                 str(REPO), "--target", config.target], env=running.env, stdout=out, stderr=subprocess.STDOUT,
-                stdin=subprocess.DEVNULL,
-            )
+        parse = _start_parse(config.target, running.env, parse_log)
         if config.target == "connect":
             began = time.monotonic()
             running.spark_dir = str(config.spark_dir)
             running.save(config.state_file)
-            spark.start({"connect": spark_port}, config.host, config.spark_memory)
+            # Another process may bind the chosen port before the server does: then it starts on other ports, and
+            # dbt parses again with the address it has (the parse's profile names it).
+            spark.start_on_free_ports(config.host, config.spark_memory, say=say, first_ports={"connect": spark_port})
             say(f"Spark Connect server: {spark.env['WINDOW_TVF_SPARK_REMOTE']} (ready in {time.monotonic() - began:.0f} s)")
+            if spark.env != spark_env:
+                parse.wait()
+                running.env.update(spark.env)
+                parse = _start_parse(config.target, running.env, parse_log)
         elif config.target != "embedded":
             raise AirflowDeploymentError(f"target {config.target!r}: make airflow starts 'connect' or 'embedded'")
         if parse.wait() != 0:

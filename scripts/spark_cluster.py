@@ -97,20 +97,23 @@ class Deployment:
 
     def start_on_free_ports(
         self, host: str = "127.0.0.1", memory: str = "2g", extra_env: dict[str, str] | None = None,
-        attempts: int = 3, say: Callable[[str], None] = print,
+        attempts: int = 3, say: Callable[[str], None] = print, first_ports: dict[str, int] | None = None,
     ) -> Deployment:
-        """`start` on ports free at the time; a port taken between that check and the bind (by any other process
-        on the machine) means new ports and another start, up to `attempts` starts."""
-        def start_on_new_ports() -> Deployment:
-            return self.start({name: free_port(host) for name in DEFAULT_PORTS[self.kind]}, host, memory, extra_env)
+        """`start` on ports free at the time (or on `first_ports`, chosen earlier by a caller that already told
+        someone the address); a port taken between that choice and the bind (by any other process on the machine)
+        means new ports and another start, up to `attempts` starts. The ports it ran on are in `self.env`."""
+        def new_ports() -> dict[str, int]:
+            return {name: free_port(host) for name in DEFAULT_PORTS[self.kind]}
 
+        ports = first_ports or new_ports()
         for _ in range(attempts - 1):
             try:
-                return start_on_new_ports()
+                return self.start(ports, host, memory, extra_env)
             except PortTakenError as taken:
                 say(f"{self.kind}: {taken.args[0].splitlines()[0]} Starting again on other ports.")
                 self.pids.clear()
-        return start_on_new_ports()
+                ports = new_ports()
+        return self.start(ports, host, memory, extra_env)
 
     def stop(self) -> None:
         """Stops every process group this object started, also after a failed or interrupted start."""

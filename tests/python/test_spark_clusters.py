@@ -183,10 +183,19 @@ def test_a_port_taken_at_start_means_new_ports(tmp_path: Path, monkeypatch: pyte
                         "another Spark may be running. Stop it or choose another port (see `scripts/spark_cluster.py "
                         "start --help`). Starting again on other ports."] * 2
 
+        # A port the caller chose and already handed out (make airflow's dbt parse) is tried first, then new ones.
+        monkeypatch.setattr(spark_cluster, "free_port", real_free_port)
+        caller_chose = Deployment("connect", tmp_path / "c")
+        caller_chose.start_on_free_ports(say=said.append, first_ports={"connect": port})
+        assert len(started) == 2 and started[1] != port and len(said) == 3
+        free = real_free_port("127.0.0.1")
+        Deployment("connect", tmp_path / "d").start_on_free_ports(say=said.append, first_ports={"connect": free})
+        assert started[2:] == [free] and len(said) == 3
+
         monkeypatch.setattr(spark_cluster, "free_port", lambda host: port)
         with pytest.raises(spark_cluster.PortTakenError, match=f"port {port} on 127.0.0.1 is already taken"):
             Deployment("connect", tmp_path / "b").start_on_free_ports(attempts=2, say=said.append)
-    assert started == started[:1] and len(said) == 3
+    assert len(started) == 3 and len(said) == 4
 
 
 def test_missing_java_is_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
