@@ -201,8 +201,11 @@ def main() -> None:
         lines = run_growth(spark, sizes, shapes, queries if arguments.queries else QUERIES[1:2])
         command = (f"`make bench-distinct GROWTH={','.join(map(str, sizes))} SHAPES={arguments.shapes}"
                    f"{f' QUERIES={chr(34)}{arguments.queries}{chr(34)}' if arguments.queries else ''}`")
-        write_section(DOC, "Rolling distinct counts: growth with rows", "<!-- distinct-growth:begin -->",
-                      "<!-- distinct-growth:end -->",
+        # A table per set of queries: the 7-day hop's (no QUERIES) keeps its first markers.
+        key = f":{arguments.queries}".replace(",", "_").replace(" ", "_") if arguments.queries else ""
+        named = f" ({arguments.queries})" if arguments.queries else ""
+        write_section(DOC, f"Rolling distinct counts: growth with rows{named}",
+                      f"<!-- distinct-growth{key}:begin -->", f"<!-- distinct-growth{key}:end -->",
                       f"{command}: Spark {spark.version}, local[2], one run per query; {before} at the start, {load()} "
                       f"at the end; {(time.monotonic() - began) / 60:.0f} minutes. {arguments.note}\n\n"
                       + "\n".join(lines))
