@@ -69,8 +69,8 @@ test-compat: setup $(COMPAT_VERSIONS:%=.venv-%/.synced)
 # The window aggregation benchmark (about 30 minutes, estimated: three key distributions, 3 M and 10 M rows, both
 # shuffles of the sliced path per cell): prints a table and writes docs/benchmarks.md; then local time and calendar
 # windows against their UTC twins (bench-time-zones, about 3 minutes, its own section of the same doc); then rolling
-# distinct counts (bench-distinct at 10 M rows: an hour or more, estimated from 3 M rows, where Spark's own 30-day
-# window() + count(distinct) alone took 11 minutes).
+# distinct counts (bench-distinct at 10 M rows: about 75 minutes quiet, measured query by query; Spark's own 30-day
+# window() + count(distinct) alone takes 12-13 minutes per key shape).
 bench: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/python bench/window_aggregation.py
