@@ -168,6 +168,11 @@ def run_error(spark, rows: int, lg_ks: list[int]) -> list[str]:
     return lines
 
 
+def marker_key(text: str) -> str:
+    """`text` (row counts, shapes, query names) as part of a doc section's markers: no commas or spaces."""
+    return text.replace(",", "_").replace(" ", "_")
+
+
 def load() -> str:
     return "load average " + ", ".join(f"{value:.1f}" for value in os.getloadavg())
 
@@ -202,7 +207,7 @@ def main() -> None:
         command = (f"`make bench-distinct GROWTH={','.join(map(str, sizes))} SHAPES={arguments.shapes}"
                    f"{f' QUERIES={chr(34)}{arguments.queries}{chr(34)}' if arguments.queries else ''}`")
         # A table per set of queries: the 7-day hop's (no QUERIES) keeps its first markers.
-        key = f":{arguments.queries}".replace(",", "_").replace(" ", "_") if arguments.queries else ""
+        key = f":{marker_key(arguments.queries)}" if arguments.queries else ""
         named = f" ({arguments.queries})" if arguments.queries else ""
         write_section(DOC, f"Rolling distinct counts: growth with rows{named}",
                       f"<!-- distinct-growth{key}:begin -->", f"<!-- distinct-growth{key}:end -->",
@@ -215,7 +220,7 @@ def main() -> None:
     summary = (f"{arguments.rows:,} rows, Spark {spark.version}, local[2], {arguments.repeats} run(s) per query; "
                f"{before} at the start, {load()} at the end; {minutes:.0f} minutes. {arguments.note}")
     print(summary)
-    key = f"{arguments.rows}-{arguments.shapes}-{arguments.queries}".replace(",", "_").replace(" ", "_")
+    key = marker_key(f"{arguments.rows}-{arguments.shapes}-{arguments.queries}")
     write_section(DOC, f"Rolling distinct counts ({arguments.rows:,} rows: {arguments.shapes})",
                   f"<!-- distinct:{key}:begin -->", f"<!-- distinct:{key}:end -->",
                   f"`make bench-distinct ROWS={arguments.rows} SHAPES={arguments.shapes}"

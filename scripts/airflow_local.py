@@ -317,7 +317,8 @@ def start(config: LocalAirflow, say: Any = print) -> Running:
             # dbt parses again with the address it has (the parse's profile names it).
             spark.start_on_free_ports(config.host, config.spark_memory, say=say, first_ports={"connect": spark_port})
             say(f"Spark Connect server: {spark.env['WINDOW_TVF_SPARK_REMOTE']} (ready in {time.monotonic() - began:.0f} s)")
-            if spark.env != spark_env:
+            if spark.env != spark_env:  # the first parse's address is stale: stop it, parse with the new one
+                parse.kill()
                 parse.wait()
                 running.env.update(spark.env)
                 parse = _start_parse(config.target, running.env, parse_log)

@@ -185,8 +185,7 @@ def test_a_port_taken_at_start_means_new_ports(tmp_path: Path, monkeypatch: pyte
 
         # A port the caller chose and already handed out (make airflow's dbt parse) is tried first, then new ones.
         monkeypatch.setattr(spark_cluster, "free_port", real_free_port)
-        caller_chose = Deployment("connect", tmp_path / "c")
-        caller_chose.start_on_free_ports(say=said.append, first_ports={"connect": port})
+        Deployment("connect", tmp_path / "c").start_on_free_ports(say=said.append, first_ports={"connect": port})
         assert len(started) == 2 and started[1] != port and len(said) == 3
         free = real_free_port("127.0.0.1")
         Deployment("connect", tmp_path / "d").start_on_free_ports(say=said.append, first_ports={"connect": free})
