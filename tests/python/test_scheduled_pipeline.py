@@ -563,3 +563,26 @@ def test_the_target_comes_from_airflow_config_and_servers_lift_the_one_driver_li
     )
     assert parsed.returncode == 0, parsed.stderr[-2000:]
     assert parsed.stdout.strip().splitlines()[-1] == concurrency
+
+
+def test_a_landing_file_without_its_hour_stops_the_run_naming_it(tmp_path: Path) -> None:
+    """A .jsonl file whose name has no arrival hour in the form the staging model reads belongs to no interval: the
+    run stops with its name and the form, instead of Spark failing to parse a timestamp; other suffixes (a file
+    still being written) are not landed yet."""
+    from window_tvf_pipeline.landing import MisnamedLandingFile, event_files
+
+    hour = datetime(2026, 11, 1, 6, tzinfo=timezone.utc)
+    (tmp_path / "events").mkdir()
+    (tmp_path / "events" / "events_2026-11-01T06_part2.jsonl").write_text("{}\n")
+    (tmp_path / "events" / "events_2026-11-01T07.jsonl.tmp").write_text("{}\n")
+    assert [p.name for p in event_files(tmp_path, hour, hour + timedelta(hours=1))] == ["events_2026-11-01T06_part2.jsonl"]
+    for name in ["events_2026-11-01T6.jsonl", "events_latest.jsonl", "events_2026-11-01.jsonl"]:
+        misnamed = tmp_path / "events" / name
+        misnamed.write_text("{}\n")
+        with pytest.raises(MisnamedLandingFile) as raised:
+            event_files(tmp_path, hour, hour + timedelta(hours=1))
+        assert str(raised.value) == (
+            f"landing file {misnamed}: its name must match ^events_([0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}T[0-9]{{2}})(?:_[^/]*)?[.]jsonl$ "
+            f"(for example events_2026-01-01T03.jsonl), with the hour it arrived in; rename it, or move it out of {misnamed.parent}"
+        )
+        misnamed.unlink()
