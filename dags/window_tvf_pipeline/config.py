@@ -31,6 +31,7 @@ PIPELINE_TABLES = [
     "fct_item_sales_cumulate_1h_1d",
     "fct_item_sales_daily_new_york",
     "fct_item_sales_month_to_date_new_york",
+    "int_user_hours",
     "int_user_days_new_york",
     "fct_active_users_1d_new_york",
     "fct_active_users_7d_new_york",
