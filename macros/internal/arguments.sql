@@ -127,10 +127,10 @@
 
 {#-
     `window_columns`: the columns the calling macro adds to its input; an input that already has one of them is
-    rejected (the window TVFs add window_start, window_end and window_time; count_window adds its own two).
+    rejected (none: the window TVFs' window_start, window_end and window_time; count_window adds its own two).
 -#}
-{% macro _check_columns(relation, macro_name, time_column, other_columns={},
-        window_columns=['window_start', 'window_end', 'window_time']) %}
+{% macro _check_columns(relation, macro_name, time_column, other_columns={}, window_columns=none) %}
+    {%- set window_columns = ['window_start', 'window_end', 'window_time'] if window_columns is none else window_columns -%}
     {%- set columns = window_tvf._known_columns(relation) -%}
     {%- if columns -%}
         {%- set name = window_tvf._unquoted(time_column) | lower -%}

@@ -282,3 +282,67 @@ def test_distinct_counts_equal_an_independent_model(built: DbtRun, spark) -> Non
             rows = spark.sql(sql).collect()
             assert {(r.window_start, r.window_end, r.event_key): (r.users, r.events) for r in rows} == model, (name, plan)
             assert len(rows) == len(model) and all(abs(r.approx_users - r.users) <= 0.02 * r.users for r in rows), (name, plan)
+
+
+def test_a_sketch_cascade_gives_the_same_rows_on_every_plan(built: DbtRun, spark) -> None:
+    # docs/distinct_counts.md's cascade: daily sketches kept in a table with their window columns, rolled up over
+    # their window_time by a 7-day hop with approx_distinct_union. The row path windows rows that have window
+    # columns already (it failed to compile: "already has a column named window_start"), so every plan gives the
+    # rows the sliced path gives: strategy 'rows', 'slices', and 'auto' with a median beside, which does not merge
+    # (the row path); on the table and on a view's name (columns unknown when the model compiles). Expected: the
+    # exact distinct users per window (sketches of lg_k 14 count 40 users exactly), windows from window_reference.py
+    # (New York's days, across the DST change of 2024-03-10).
+    import random
+    import statistics
+    from datetime import datetime, timezone
+
+    import window_reference as ref
+
+    generator = random.Random(40)
+    start = int(datetime(2024, 3, 1, tzinfo=timezone.utc).timestamp())
+    events = [(start + generator.randrange(16 * 86400), generator.randrange(40)) for _ in range(300)]
+    spark.sql(f"create database if not exists {SHUFFLE_SCHEMA}")
+    spark.createDataFrame(events, "epoch long, user_id long").selectExpr(
+        "timestamp_seconds(epoch) as event_time", "user_id").createOrReplaceTempView("cascade_events")
+    daily = ("{{ window_tvf.window_aggregate('cascade_events', {'tvf': 'tumble', 'timecol': 'event_time', 'size': "
+             "'1 day', 'time_zone': 'America/New_York'}, none, {'users': 'approx_distinct_sketch(user_id, 14)'}) }}")
+    spark.sql(f"drop table if exists {SHUFFLE_SCHEMA}.daily_user_sketches")
+    spark.sql(compiled(daily)).write.saveAsTable(f"{SHUFFLE_SCHEMA}.daily_user_sketches")
+    spark.table(f"{SHUFFLE_SCHEMA}.daily_user_sketches").createOrReplaceTempView("daily_user_sketches_view")
+    week = ("{'tvf': 'hop', 'timecol': 'window_time', 'slide': '1 day', 'size': '7 days', "
+            "'time_zone': 'America/New_York'}")
+    plans = {"rows": ("{'mau_estimate': 'approx_distinct_union(users)'}", "'rows'"),
+             "slices": ("{'mau_estimate': 'approx_distinct_union(users)'}", "'slices'"),
+             "auto, a median beside": ("{'mau_estimate': 'approx_distinct_union(users)', "
+                                       "'median_day': 'median(hll_sketch_estimate(users))'}", "'auto'")}
+    relations = {"table": table("daily_user_sketches"), "view name": "'daily_user_sketches_view'"}
+    calls = [f"{{{{ window_tvf.window_aggregate({relation}, {week}, none, {aggregates}, strategy={strategy}) }}}}"
+             for relation in relations.values() for aggregates, strategy in plans.values()]
+    queries = compiled("\n;\n".join(calls)).split("\n;\n")
+
+    day_users: dict[tuple, set] = {}
+    for epoch, user in events:
+        (_, _, day_time), = ref.window_rows(datetime.fromtimestamp(epoch, timezone.utc), "America/New_York", "tumble",
+                                            size="1 day")
+        day_users.setdefault(day_time, set()).add(user)
+    expected_users: dict[tuple, set] = {}
+    expected_days: dict[tuple, list] = {}
+    for day_time, users in day_users.items():
+        for window_start, window_end, window_time in ref.window_rows(day_time, "America/New_York", "hop",
+                                                                     slide="1 day", size="7 days"):
+            window = (window_start, window_end, int(window_time.timestamp() * 1_000_000))
+            expected_users[window] = expected_users.get(window, set()) | users
+            expected_days.setdefault(window, []).append(len(users))
+    expected = {window: len(users) for window, users in expected_users.items()}
+    assert len(expected) == 23 and max(expected.values()) == 40 and min(expected.values()) < 40
+
+    for index, query in enumerate(queries):
+        relation, plan = list(relations)[index // len(plans)], list(plans)[index % len(plans)]
+        assert ("window_tvf__window_start" in query) is (plan != "slices"), (relation, plan)  # the row path
+        rows = spark.sql(f"select *, unix_micros(window_time) as window_time_micros from ({query})").collect()
+        assert {(r.window_start, r.window_end, r.window_time_micros): r.mau_estimate for r in rows} == expected, (
+            relation, plan)
+        assert len(rows) == len(expected)
+        if plan.startswith("auto"):
+            assert {(r.window_start, r.window_end, r.window_time_micros): r.median_day for r in rows} == {
+                window: statistics.median(days) for window, days in expected_days.items()}, (relation, plan)
