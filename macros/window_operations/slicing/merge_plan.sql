@@ -6,7 +6,9 @@
 {#-
     How each aggregate merges: a list of {name, partials: [(column, partial call, merge function)], final}, or
     none when some aggregate cannot be merged (e.g. percentile, collect_list, count(distinct x) FILTER (...)).
-    avg(x) is sum(x) / count(x) on both paths, so they agree exactly. The HLL forms (approx_distinct, ...;
+    avg(x) is sum(x) / count(x) on both paths, so they agree exactly. A sum (and avg's) also has sum_of (its
+    argument), sum_column (its partial column) and sum_final (the final value, %s for the merged sum): merges widen
+    a decimal sum, which _typed_plan (types.sql) casts back to the row path's type. The HLL forms (approx_distinct, ...;
     macros/internal/distinct_aggregates.sql) merge their slices' sketches with hll_union_agg. With
     `exact_distinct` (hop and cumulate), count(distinct x) is planned as {name, partials: [], final, distinct: x}:
     its count is not merged from partials but counted from the (key, x, slice) rows (distinct.sql); when no
@@ -34,10 +36,15 @@
         {%- elif (arguments | trim | lower).startswith('distinct') -%}
             {{ return(none) }}
         {%- elif function in ('avg', 'mean') -%}
+            {%- set sum_final = 'try_divide(%s, partial_' ~ name ~ '_count)' -%}
             {%- do plan.append({'name': name, 'partials': [
                 ('partial_' ~ name ~ '_sum', 'sum(' ~ arguments ~ ')', 'sum'),
                 ('partial_' ~ name ~ '_count', 'count(' ~ arguments ~ ')', 'sum')],
-                'final': 'try_divide(partial_' ~ name ~ '_sum, partial_' ~ name ~ '_count)'}) -%}
+                'final': sum_final | format('partial_' ~ name ~ '_sum'),
+                'sum_of': arguments, 'sum_column': 'partial_' ~ name ~ '_sum', 'sum_final': sum_final}) -%}
+        {%- elif function == 'sum' -%}
+            {%- do plan.append({'name': name, 'partials': [('partial_' ~ name, call, 'sum')], 'final': 'partial_' ~ name,
+                'sum_of': arguments, 'sum_column': 'partial_' ~ name, 'sum_final': '%s'}) -%}
         {%- elif function in merges -%}
             {%- do plan.append({'name': name, 'partials': [('partial_' ~ name, call, merges[function])],
                 'final': 'partial_' ~ name}) -%}

@@ -7,7 +7,8 @@
       - cumulate.sql: slices of one step, merged by a running merge within each period;
       - session.sql:  one sort numbers the sessions, then one GROUP BY.
     Everything is bigint arithmetic on wall-clock positions (macros/internal/window_grid.sql); window columns are
-    made once per window at the end (_sliced_output).
+    made once per window at the end (_sliced_output), and merged sums are brought back to the row path's types
+    (types.sql).
 #}
 
 {#-
@@ -36,10 +37,12 @@
         window_columns=[]) -%}
     {%- set axis = window_tvf._time_axis(relation, timecol, spec.get('time_zone'), 'window_aggregate') -%}
     {%- if spec.tvf == 'tumble' -%}
+        {#- A tumble's slices are its windows: nothing is merged, every value has the row path's type. -#}
         {{ return(window_tvf._tumble_aggregate_sql(relation, spec, keys, plan, axis)) }}
     {%- endif -%}
+    {%- set plan = none if plan is none else window_tvf._typed_plan(plan, relation) -%}
     {%- if spec.tvf == 'session' -%}
-        {{ return(window_tvf._session_aggregate_sql(relation, spec, keys, measures, axis, key_count)) }}
+        {{ return(window_tvf._session_aggregate_sql(relation, spec, keys, measures, plan, axis, key_count)) }}
     {%- endif -%}
     {{ return({'hop': window_tvf._hop_aggregate_sql, 'cumulate': window_tvf._cumulate_aggregate_sql}[spec.tvf](
         relation, spec, keys, plan, axis, key_count)) }}

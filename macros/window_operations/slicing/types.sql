@@ -1,0 +1,140 @@
+{#
+    The row path's result types on the sliced paths. A merge widens a decimal sum: Spark types sum(x) of a
+    decimal(p, s) decimal(min(38, p + 10), s), so a sum of slice sums is decimal(p + 20, s), a running sum
+    (cumulate) the same, and a + of lead() values (the hop's lead path) one digit more per value. The type would
+    then follow the plan (the window kind, keys='few' or 'many', the estimate read when the model compiles), and a
+    table built by one plan would change type when the data changes the plan. So every merged sum (sum, and avg's
+    sum, which avg divides by its count as the row path does) is brought back to the row path's type, the type of
+    sum(x) over the input:
+      - when the input's columns are known (a ref() or source(), a table dbt knows): read when the model compiles
+        (one `describe query` of the sums over the relation, kept in the model's context), then a cast;
+      - otherwise (a CTE name): each merged sum carries a hidden partial `if(false, sum(x), null)`, a NULL of the
+        row path's type that merges with min (which keeps its type). Spark evaluates typeof() of it while it
+        analyses the query, so from_json() reads the merged value into that type; the NULL column is pruned and
+        costs nothing when the query runs. It is a JSON round trip per window, not a cast: a ref() is faster.
+    A value that fits the row path's type is the row path's value. One that does not (the row path's sum
+    overflows) is NULL, as on the row path (dbt-spark runs Spark in non-ANSI mode).
+#}
+
+{#-
+    `plan` (merge_plan.sql) with the final value of every merged sum in the row path's type. Measures whose merge
+    keeps the type (count, min, max, booleans, sketches, distinct counts) are left as they are.
+-#}
+{% macro _typed_plan(plan, relation) %}
+    {%- set sums = plan | selectattr('sum_of', 'defined') | list -%}
+    {%- if not sums -%}{{ return(plan) }}{%- endif -%}
+    {%- set types = window_tvf._row_sum_types(relation, sums | map(attribute='sum_of') | list) -%}
+    {%- set typed, templates, template_of = [], [], {} -%}
+    {%- for measure in plan -%}
+        {%- if measure.sum_of is not defined -%}
+            {%- do typed.append(measure) -%}
+        {%- elif types is not none -%}
+            {%- set sum_type = types[measure.sum_of] -%}
+            {%- do typed.append(dict(measure, sum_type=sum_type,
+                final=measure.sum_final | format('cast(' ~ measure.sum_column ~ ' as ' ~ sum_type ~ ')'))) -%}
+        {%- else -%}
+            {%- if measure.sum_of not in template_of -%}
+                {%- do template_of.update({measure.sum_of: 'window_tvf__sum_type_' ~ (templates | length + 1)}) -%}
+                {%- do templates.append({'name': none, 'hidden': true, 'template': true, 'partials': [
+                    (template_of[measure.sum_of], 'if(false, sum(' ~ measure.sum_of ~ '), null)', 'min')], 'final': none}) -%}
+            {%- endif -%}
+            {%- set template = template_of[measure.sum_of] -%}
+            {%- do typed.append(dict(measure, sum_template=template,
+                final=measure.sum_final | format(window_tvf._value_as_type_of(measure.sum_column, template)))) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(typed + templates) }}
+{% endmacro %}
+
+{#-
+    {sum argument: the type of sum(argument) over `relation`}, read once per relation and model; none when the
+    relation's columns are not known (a CTE name, an ephemeral model, dbt's parse phase).
+-#}
+{% macro _row_sum_types(relation, arguments) %}
+    {%- set relation = context.get('window_tvf__batch_relations', {}).get(relation, relation)
+        if relation is string else relation -%}
+    {%- if not execute or relation is string or not window_tvf._known_columns(relation) -%}
+        {{ return(none) }}
+    {%- endif -%}
+    {#- In a microbatch batch a ref() carries dbt's event-time filter; the types are the unfiltered relation's. -#}
+    {%- set unfiltered = relation.incorporate(event_time_filter=none) if relation.event_time_filter is defined
+        and relation.event_time_filter else relation -%}
+    {%- set cache = context.get('window_tvf__row_sum_types', {}) -%}
+    {%- set missing = [] -%}
+    {%- for argument in arguments if [unfiltered | string, argument] | tojson not in cache -%}
+        {%- do missing.append(argument) -%}
+    {%- endfor -%}
+    {%- if missing -%}
+        {%- set described -%}
+            describe query select
+                {%- for argument in missing %}
+                sum({{ argument }}) as window_tvf__sum_{{ loop.index }}{{ ',' if not loop.last }}
+                {%- endfor %}
+            from {{ unfiltered }}
+        {%- endset -%}
+        {%- for row in run_query(described).rows -%}
+            {%- do cache.update({[unfiltered | string, missing[loop.index0]] | tojson: row[1] | lower}) -%}
+        {%- endfor -%}
+        {%- do context.update({'window_tvf__row_sum_types': cache}) -%}
+    {%- endif -%}
+    {%- set types = {} -%}
+    {%- for argument in arguments -%}
+        {%- do types.update({argument: cache[[unfiltered | string, argument] | tojson]}) -%}
+    {%- endfor -%}
+    {{ return(types) }}
+{% endmacro %}
+
+{#-
+    `value` read into the type of `template` (a column): typeof() is a constant to Spark, so from_json takes it as
+    its schema. A value out of the type's range is NULL, as a cast gives, and Spark's sum in the non-ANSI mode that
+    dbt-spark sets on every connection (spark.sql.ansi.enabled=false).
+-#}
+{% macro _value_as_type_of(value, template) -%}
+    from_json(to_json(named_struct('v', {{ value }})), concat('v ', typeof({{ template }}))).v
+{%- endmacro %}
+
+{#-
+    Whether `additions` chained + of each merged sum's partials (the hop's lead path, _merge_values) keep every
+    decimal place. Spark types decimal(P, S) + decimal(P, S) decimal(P + 1, S) up to precision 38; past it, the
+    scale gives way, down to 6, and the sum is rounded there. So a sum typed decimal(P, S) with S > 6 and
+    P + additions > 38 takes another merge. Unknown types (a CTE name) are checked when the query runs:
+    _flat_sum_guard.
+-#}
+{% macro _flat_sums_exact(plan, additions) %}
+    {%- for measure in plan if measure.sum_type is defined -%}
+        {%- set decimal = modules.re.match('^decimal\((\d+),(\d+)\)$', measure.sum_type) -%}
+        {%- if decimal and (decimal.group(2) | int) > 6 and (decimal.group(1) | int) + additions > 38 -%}
+            {{ return(false) }}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(true) }}
+{% endmacro %}
+
+{#-
+    `plan` with every sum typed by a template (types unknown when the model compiled) failing the query when its
+    type is a decimal that `additions` chained + would round (_flat_sums_exact). Spark folds the condition while it
+    analyses the query, so a type that adds exactly costs nothing.
+-#}
+{% macro _flat_sum_guard(plan, additions) %}
+    {%- set guarded = [] -%}
+    {%- for measure in plan -%}
+        {%- if measure.sum_template is defined -%}
+            {%- set type_name = 'typeof(' ~ measure.sum_template ~ ')' -%}
+            {%- set part = "try_cast(regexp_extract(" ~ type_name ~ ", '^decimal[(]([0-9]+),([0-9]+)[)]$', %d) as int)" -%}
+            {%- set final -%}
+                case
+                    when {{ part | format(2) }} > 6 and {{ part | format(1) }} + {{ additions }} > 38 then raise_error(concat(
+                        {{ window_tvf._sql_literal('window_tvf.window_aggregate: sum(' ~ measure.sum_of ~ ') is a ') }},
+                        {{ type_name }}, {{ window_tvf._sql_literal(', whose decimal places beyond 6 a merge of '
+                        ~ (additions + 1) ~ " slices by + would round; pass the input as a ref() or source() relation "
+                        ~ "(its types are read when the model compiles) or keys='few'") }}))
+                    else {{ measure.final }}
+                end
+            {%- endset -%}
+            {%- do guarded.append(dict(measure, final=final)) -%}
+        {%- else -%}
+            {%- do guarded.append(measure) -%}
+        {%- endif -%}
+    {%- endfor -%}
+    {{ return(guarded) }}
+{% endmacro %}
