@@ -240,13 +240,14 @@ def test_an_overflowing_sum_is_null_on_every_plan(inputs: dict[str, str], spark)
     assert all(other == results[0] for other in results[1:])
 
 
-def test_a_value_read_into_a_type_it_does_not_fit_is_null(built: DbtRun, spark) -> None:
-    # On a view's name a merged sum is read into the row path's type when the query runs. No test data makes a
-    # decimal(20,2) sum overflow (it would take 10^10 rows), so the conversion itself: out of the type's range it is
-    # NULL, as Spark's sum gives in the non-ANSI mode dbt-spark sets on its connections.
-    sql = ("select {{ window_tvf._value_as_type_of('merged', 'template') }} as typed from (select "
-           "cast('1e25' as decimal(38,2)) as merged, cast(null as decimal(20,2)) as template union all select "
-           "cast(12.5 as decimal(38,2)), null)")
+def test_a_value_cast_to_a_type_it_does_not_fit_is_null(built: DbtRun, spark) -> None:
+    # On a view's name a merged sum is cast to the row path's type when the query runs (the default of a lag() over
+    # one-row partitions takes its value's type). No test data makes a decimal(20,2) sum overflow (it would take
+    # 10^10 rows), so the cast itself: out of the type's range it is NULL, as Spark's sum gives in the non-ANSI mode
+    # dbt-spark sets on its connections.
+    sql = ("select {{ window_tvf._value_as_type_of('merged', 'template') }} as typed from (select 1 as id, "
+           "cast('1e25' as decimal(38,2)) as merged, cast(null as decimal(20,2)) as template union all select 2, "
+           "cast(12.5 as decimal(38,2)), null) window window_tvf__typed as (partition by id order by id)")
     frame = spark.sql(compiled(sql))
     assert frame.schema["typed"].dataType.simpleString() == "decimal(20,2)"
     assert sorted(frame.collect(), key=repr) == sorted([(None,), (Decimal("12.50"),)], key=repr)

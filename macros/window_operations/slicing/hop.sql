@@ -51,7 +51,7 @@
             {{ window_tvf._grid_wall(grid, 'window_start_position + ' ~ size) }} as window_tvf__end
         from ({{ merged }}) as merged
     {%- endset -%}
-    {{ return(window_tvf._sliced_output(keys, plan, source, axis)) }}
+    {{ return(window_tvf._sliced_output(keys, plan, source, axis, ['window_start_position'])) }}
 {% endmacro %}
 
 

@@ -87,4 +87,5 @@ from (
             {%- for key in extra_keys %}, {{ key }}{% endfor %}
     ) as grouped
 ) as sessions
+{{- window_tvf._typed_window(plan or [], partition_keys + ['window_tvf__session'] + extra_keys, 'window_tvf__start') }}
 {%- endmacro %}

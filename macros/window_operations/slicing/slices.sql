@@ -84,9 +84,10 @@
 {#-
     The output columns: window columns, keys, then each aggregate's final value from its merged partials. `source`
     has the window's wall-clock start and end as window_tvf__start and window_tvf__end (microseconds), and
-    window_tvf__like when the time column's type is unknown.
+    window_tvf__like when the time column's type is unknown. `window_by`: the columns of `source` that identify a
+    window of a key (types.sql, _typed_window).
 -#}
-{% macro _sliced_output(keys, plan, source, axis) %}
+{% macro _sliced_output(keys, plan, source, axis, window_by=[]) %}
 select
     {{ window_tvf._window_columns(axis, 'window_tvf__start', 'window_tvf__end', 'window_tvf__like') }},
     {%- for key in keys %}
@@ -96,6 +97,7 @@ select
     {{ measure.final }} as {{ measure.name }}{{ ',' if not loop.last }}
     {%- endfor %}
 from ({{ source }}) as merged_windows
+{{- window_tvf._typed_window(plan, keys + window_by, 'window_tvf__start') }}
 {%- endmacro %}
 
 {#- `, min(window_tvf__like) as window_tvf__like` when a merge must carry the time column's type, else nothing. -#}
