@@ -17,7 +17,8 @@
         typeof() of the template, cost 5.8 s). A ref() costs nothing.
     A value that fits the row path's type is the row path's value. One that does not (the row path's sum
     overflows) is NULL, as on the row path (dbt-spark runs Spark in non-ANSI mode), and an error under
-    spark.sql.ansi.enabled, as there too.
+    spark.sql.ansi.enabled, as there too. Not handled here: a slice whose own partial sum overflows (a sum typed
+    decimal(38, s), near 10^(38 - s)) is NULL, and the merge leaves it out (README, Types).
 #}
 
 {#-
