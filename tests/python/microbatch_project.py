@@ -176,6 +176,12 @@ def files() -> dict[str, str]:
             from (select *, window(event_time, '1 hour', '15 minutes') as hopped from {{ ref('stg_events') }}) as rows
             group by hopped, item_id
         """)),
+        # For rebuild_range (parsed, never built): an hourly cascade over mb_tumble_15m through a view, which a
+        # rebuild_range call that lists both models does not list.
+        "models/cascade_tumble_15m_view.sql": "{{ config(materialized='view', event_time='window_time') }}\n"
+            "select * from {{ ref('mb_tumble_15m') }}\n",
+        "models/cascade_hour_over_view.sql": _microbatch("hour", "{{ window_tvf.window_aggregate(ref('cascade_tumble_15m_view'), "
+            "{'tvf': 'tumble', 'timecol': 'window_time', 'size': '1 hour'}, 'item_id', {'orders': 'sum(orders)'}) }}"),
         # A batch that fails until the gate table exists: for dbt retry.
         "models/mb_retry_hop_1h_15m.sql": _microbatch("hour", "select * from (" + CASES[1].call() + ") as windows\n"
             "{% if model.batch and model.batch.id == '20261101T03' %}where exists (select 1 from "
