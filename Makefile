@@ -12,7 +12,7 @@ export DBT_PROFILES_DIR ?= $(CURDIR)
 export SPARK_LOCAL_IP ?= 127.0.0.1
 export DBT_SEND_ANONYMOUS_USAGE_STATS ?= False
 
-.PHONY: setup pipeline airflow airflow-stop test-airflow bench-airflow test test-compat bench bench-distinct bench-time-zones bench-paths bench-pipeline bench-nexmark bench-microbatch lock clean
+.PHONY: setup pipeline airflow airflow-stop test-airflow bench-airflow test test-compat bench bench-distinct bench-time-zones bench-paths bench-pipeline bench-volume bench-nexmark bench-microbatch lock clean
 
 $(BIN)/.synced: requirements.lock
 	@scripts/check_prerequisites.sh
@@ -103,6 +103,15 @@ BENCH_HOURS ?= 72
 bench-pipeline: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/python bench/pipeline_scale.py --hours $(BENCH_HOURS)
+
+# The pipeline at production volume (bench/pipeline_volume.py, about an hour on 2 cores; landing files generated once
+# into .spark/bench-volume and reused): three hourly intervals at 40,000, 400,000 and 2,000,000 events an hour, a late
+# interval of a day against the day's second, and parse_json_lines against Spark's own JSON reader on 1 M and 10 M
+# lines; writes the section "Production volume" of docs/pipeline_scale.md. Options: make bench-volume
+# VOLUME_ARGS="--parts shapes --shapes 40000".
+bench-volume: setup
+	@scripts/check_prerequisites.sh
+	$(BIN)/python bench/pipeline_volume.py $(VOLUME_ARGS)
 
 # Nexmark in batch (at most about 30 minutes): each query as a window_tvf model and as plain Spark SQL on 10 M events,
 # then 100 M if the estimate fits; writes docs/nexmark.md. Options: make bench-nexmark NEXMARK_ARGS="--events 1000000".

@@ -13,11 +13,8 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from window_tvf_pipeline.landing import parse_utc
-
-REPO = Path(__file__).resolve().parents[2]
+from window_tvf_pipeline.project import REPO, project_var
 # Targets whose metastore belongs to a server and is shared by every client (docs/spark_clusters.md). The others
 # (embedded, cluster) keep an embedded Derby metastore in dbt's own driver, which admits one driver at a time.
 SERVER_TARGETS = {"connect", "thrift"}
@@ -34,6 +31,7 @@ PIPELINE_TABLES = [
     "fct_item_sales_cumulate_1h_1d",
     "fct_item_sales_daily_new_york",
     "fct_item_sales_month_to_date_new_york",
+    "int_user_hours",
     "int_user_days_new_york",
     "fct_active_users_1d_new_york",
     "fct_active_users_7d_new_york",
@@ -70,11 +68,6 @@ def duration(text: str) -> timedelta:
     if not match:
         raise ValueError(f"expected a duration such as '2 hours' or '30 minutes', got {text!r}")
     return timedelta(seconds=int(match.group(1)) * _UNITS[match.group(2)])
-
-
-def _project_var(name: str) -> Any:
-    """A var's default in dbt_project.yml: the one place it is set, for dbt and for the DAG alike."""
-    return yaml.safe_load((REPO / "dbt_project.yml").read_text())["vars"][name]
 
 
 def _choice(environ: Mapping[str, str], name: str, choices: list[str], default: str) -> str:
@@ -139,8 +132,8 @@ class Settings:
             gx_local_rows=_whole_number(environ, "WINDOW_TVF_GX_LOCAL_ROWS", 200_000, least=0),
             start=parse_utc(environ.get("WINDOW_TVF_PIPELINE_START", "2026-11-01T06:00:00Z")),
             snapshot_wait_seconds=float(environ.get("WINDOW_TVF_SNAPSHOT_WAIT_SECONDS", 2 * 3600)),
-            allowed_lateness=environ.get("WINDOW_TVF_ALLOWED_LATENESS") or _project_var("allowed_lateness"),
-            deduplication_ttl=environ.get("WINDOW_TVF_DEDUPLICATION_TTL") or _project_var("deduplication_ttl"),
+            allowed_lateness=environ.get("WINDOW_TVF_ALLOWED_LATENESS") or project_var("allowed_lateness"),
+            deduplication_ttl=environ.get("WINDOW_TVF_DEDUPLICATION_TTL") or project_var("deduplication_ttl"),
             # The Airflow Variable `window_tvf_target` in its environment form (read when a DAG file is parsed,
             # because the pool and concurrency depend on it), else the project's own WINDOW_TVF_TARGET.
             target=environ.get("AIRFLOW_VAR_WINDOW_TVF_TARGET") or environ.get("WINDOW_TVF_TARGET") or "embedded",

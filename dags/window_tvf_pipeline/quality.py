@@ -36,7 +36,8 @@ class RejectionGateFailed(QualityCheckFailed):
     """More than the allowed share of landing lines rejected: the run stops before it uses them."""
 
 
-def _context(settings: Settings) -> Any:
+def open_context(settings: Settings) -> Any:
+    """Great Expectations' file context in settings.gx_dir (created the first time)."""
     import great_expectations as gx
 
     from great_expectations.data_context.types.base import ProgressBarsConfig
@@ -106,7 +107,7 @@ def run_suites(suites: list[Suite], run_name: str, settings: Settings) -> list[s
     from great_expectations.core.run_identifier import RunIdentifier
 
     spark = spark_session(settings)
-    context = _context(settings)
+    context = open_context(settings)
     sources = _Sources(context)
     failures, passed, results = [], [], []
     limit = settings.gx_local_rows

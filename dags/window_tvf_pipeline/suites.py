@@ -74,6 +74,12 @@ class Checked:
     def rewritten_dates(self) -> str:
         return f"window_date >= to_date({timestamp_literal(self.earliest - timedelta(milliseconds=1))})"
 
+    @property
+    def rewritten_hours(self) -> str:
+        """The hours a table stored by window_hour (window_partition='hour') rewrote: a UTC table's, whose windows'
+        first changeable hour is that of E - 1 ms."""
+        return f"window_hour >= date_trunc('hour', {timestamp_literal(self.earliest - timedelta(milliseconds=1))})"
+
     def events_from(self, since: datetime) -> str:
         """On-time events from `since` on, read only from the arrival hours that can hold them."""
         return (
@@ -131,11 +137,22 @@ def _recount(checked: Checked, spark: Any, table: str, size: int, slide: int) ->
 
 
 def _sessions(checked: Checked, spark: Any) -> Any:
+    """The sessions of the hours the run rewrote, and every session that could overlap or touch one of them (those
+    ending at or after the earliest start among them), so each rewritten session is checked against the session
+    before it: a bounded read, where the day's sessions would grow through the day."""
     from pyspark.sql import Window
     from pyspark.sql import functions as F
 
     by_user = Window.partitionBy("user_id").orderBy("window_start")
-    sessions = checked.table(spark, "fct_user_sessions_10m").where(checked.rewritten_dates)
+    table = checked.table(spark, "fct_user_sessions_10m")
+    if checked.window_models == "microbatch":  # the twin is stored by date (dbt's day batches)
+        sessions = table.where(checked.rewritten_dates)
+    else:
+        # window_start is the session clock's wall time (the session time zone's, as the literal is read)
+        earliest = table.where(checked.rewritten_hours).agg(F.min("window_start")).first()[0]
+        sessions = table.where(
+            f"window_hour >= date_trunc('hour', timestamp'{earliest:%Y-%m-%d %H:%M:%S.%f}')" if earliest else checked.rewritten_hours
+        )
     return (
         _with_window_micros(sessions)
         .withColumn("end_minus_last_event", F.unix_micros("window_end") - F.unix_micros("last_event_time"))
@@ -232,14 +249,17 @@ def _local_days(checked: Checked, spark: Any) -> Any:
 
 
 def _events_in_local_days(checked: Checked, spark: Any) -> Any:
-    """Each on-time event from the first changeable local day on, with the number of local-day windows of its
-    item that hold its instant (local midnight to local midnight, converted by Spark's to_utc_timestamp): one."""
+    """Each on-time event that arrived in the interval, with the number of local-day windows of its item that hold
+    its instant (local midnight to local midnight, converted by Spark's to_utc_timestamp): one. The interval's
+    events are what it changed; the day's earlier events were checked by the runs that brought them, so the check
+    reads as much at the day's end as at its start."""
     from pyspark.sql import functions as F
 
     since_wall = _first_changeable_day(checked)
-    since = since_wall.replace(tzinfo=ZoneInfo(LOCAL_ZONE)).astimezone(timezone.utc)
-    events = checked.table(spark, "int_order_events").where(checked.events_from(since)).select(
-        "event_id", "item_id", "event_time"
+    events = (
+        checked.table(spark, "int_order_events")
+        .where(f"{checked.arrivals} and arrival_status = 'on_time'")
+        .select("event_id", "item_id", "event_time")
     )
     if checked.windows_until:  # the events of the local days whose window_time lies in a day batch built
         events = events.where(F.col("event_time") < F.lit(_last_local_midnight(checked.windows_until)))

@@ -29,17 +29,17 @@
     they would change final windows).
 -#}
 {% macro incremental_window_aggregate(relation, window, group_by, aggregates, interval_start, allowed_lateness,
-        strategy='auto', arrival_partition=none, input_window_size=none) %}
+        strategy='auto', arrival_partition=none, input_window_size=none, window_partition='day') %}
     {%- do window_tvf._not_in_microbatch('incremental_window_aggregate', "dbt gives each batch its event-time range, "
         ~ "so use window_tvf.window_aggregate, which reads what the batch's windows need and keeps those whose "
         ~ "window_time lies in the batch (interval_start and allowed_lateness belong to insert_overwrite models)") -%}
     {{ return(adapter.dispatch('incremental_window_aggregate', 'window_tvf')(
         relation, window, group_by, aggregates, interval_start, allowed_lateness, strategy, arrival_partition,
-        input_window_size)) }}
+        input_window_size, window_partition)) }}
 {% endmacro %}
 
 {% macro default__incremental_window_aggregate(relation, window, group_by, aggregates, interval_start,
-        allowed_lateness, strategy='auto', arrival_partition=none, input_window_size=none) %}
+        allowed_lateness, strategy='auto', arrival_partition=none, input_window_size=none, window_partition='day') %}
     {%- set name = 'incremental_window_aggregate' -%}
     {%- set spec = window_tvf._window_spec(window, name) -%}
     {%- set relation = window_tvf._relation(relation, name) -%}
@@ -51,6 +51,7 @@
     {%- set arrival = window_tvf._arrival_partition(arrival_partition, name) -%}
     {%- set input_span = 0 if input_window_size is none
         else window_tvf._positive_duration(input_window_size, name, 'input_window_size') -%}
+    {%- set partition = window_tvf._stored_partition(window_partition, name) -%}
     {%- set has_interval = interval_start is not none and interval_start != '' -%}
     {#- Checked on every run, the first included, so a bad argument does not wait for the second run to fail. -#}
     {%- set earliest = window_tvf._earliest_on_time(interval_start, allowed_lateness, '0 seconds', name)
@@ -59,7 +60,7 @@
         {{ window_tvf.window_aggregate('recompute_input', window, group_by, aggregates, strategy=strategy) }}
     {%- endset -%}
     {%- if not (has_interval and is_incremental()) -%}
-        {{ return(window_tvf._dated_windows('select * from ' ~ relation, aggregated)) }}
+        {{ return(window_tvf._dated_windows('select * from ' ~ relation, aggregated, partition)) }}
     {%- endif -%}
     {%- set bounds = window_tvf._recompute_bounds(spec, relation, earliest, name) -%}
     {%- if input_span -%}
@@ -67,13 +68,14 @@
         {%- set earliest = earliest - modules.datetime.timedelta(microseconds=input_span + bounds.offset_spread) -%}
         {%- set bounds = window_tvf._recompute_bounds(spec, relation, earliest, name) -%}
     {%- endif -%}
-    {%- set first_date = 'to_date(' ~ window_tvf._instant_literal(earliest - modules.datetime.timedelta(
-        microseconds=bounds.offset_spread + 1000)) ~ ')' -%}
+    {%- set first_partition = partition.of_time.replace('{}', window_tvf._instant_literal(earliest - modules.datetime.timedelta(
+        microseconds=bounds.offset_spread + 1000))) -%}
+    {%- set rewritten = partition.column ~ ' >= ' ~ first_partition -%}
     {%- if spec.tvf == 'session' -%}
         {%- set changeable = 'window_end >= ' ~ bounds.earliest_wall -%}
         {%- set read_from_wall -%}
             (select least(min(window_start), {{ bounds.earliest_wall }}) from {{ this }}
-             where window_date >= {{ first_date }} and {{ changeable }})
+             where {{ rewritten }} and {{ changeable }})
         {%- endset -%}
         {%- set read_from = window_tvf._time_from_wall(bounds, 
             "timestampdiff(microsecond, timestamp_ntz'1970-01-01 00:00:00', " ~ read_from_wall ~ ")") -%}
@@ -90,10 +92,10 @@
     {%- set columns = ['window_start', 'window_end', 'window_time']
         + window_tvf._column_names(group_by, name, 'group_by') + (aggregates.keys() | list) -%}
     {%- set final_windows -%}
-        select {{ (columns + ['window_date']) | join(', ') }} from {{ this }}
-        where window_date >= {{ first_date }} and not ({{ changeable }})
+        select {{ (columns + partition.columns) | join(', ') }} from {{ this }}
+        where {{ rewritten }} and not ({{ changeable }})
     {%- endset -%}
-    {{ return(window_tvf._dated_windows(recompute_input, aggregated, columns, changeable, final_windows)) }}
+    {{ return(window_tvf._dated_windows(recompute_input, aggregated, partition, columns, changeable, final_windows)) }}
 {% endmacro %}
 
 {#-
@@ -141,6 +143,21 @@
     {{ return(window_tvf._grid_wall(grid, '(' ~ window_tvf._grid_cell_start(grid, position) ~ ' + ' ~ grid.period ~ ')')) }}
 {% endmacro %}
 
+{#-
+    The window_partition argument checked: the model's partition column and its value from window_time
+    ('day': window_date, the date of window_time; 'hour': window_hour, its hour, beside window_date), as
+    {'column', 'of_time': SQL of window_time's partition, with {} for the time, 'columns': the columns added}.
+-#}
+{% macro _stored_partition(value, macro_name) %}
+    {%- if value == 'day' -%}
+        {{ return({'column': 'window_date', 'of_time': 'to_date({})', 'columns': ['window_date']}) }}
+    {%- elif value == 'hour' -%}
+        {{ return({'column': 'window_hour', 'of_time': "date_trunc('hour', {})", 'columns': ['window_date', 'window_hour']}) }}
+    {%- endif -%}
+    {{ window_tvf._argument_error(macro_name, 'window_partition', value, "expected 'day' (partition_by=['window_date']) "
+        ~ "or 'hour' (partition_by=['window_hour']: a run rewrites the hours its interval can change, not whole days)") }}
+{% endmacro %}
+
 {#- The arrival_partition argument checked: {column, period in microseconds}, or none. -#}
 {% macro _arrival_partition(value, macro_name) %}
     {%- if value is none -%}{{ return(none) }}{%- endif -%}
@@ -153,10 +170,11 @@
 {% endmacro %}
 
 {#-
-    The windows of `recompute_input` with their window_date; on an incremental run only those `changeable`, plus the
-    final windows of the rewritten dates, so insert_overwrite replaces whole partitions and loses none.
+    The windows of `recompute_input` with their partition columns (window_date, and window_hour by hour); on an
+    incremental run only those `changeable`, plus the final windows of the rewritten partitions, so insert_overwrite
+    replaces whole partitions and loses none.
 -#}
-{% macro _dated_windows(recompute_input, aggregated, columns=none, changeable=none, final_windows=none) %}
+{% macro _dated_windows(recompute_input, aggregated, partition, columns=none, changeable=none, final_windows=none) %}
     with recompute_input as (
         {{ recompute_input }}
     ),
@@ -168,6 +186,9 @@
     select
         {{ (columns or ['*']) | join(', ') }},
         to_date(window_time) as window_date
+        {%- if 'window_hour' in partition.columns %},
+        date_trunc('hour', window_time) as window_hour
+        {%- endif %}
     from aggregated
     {%- if changeable %}
     where {{ changeable }}

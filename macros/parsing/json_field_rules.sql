@@ -95,104 +95,55 @@
 
 
 {#-
-    The CTEs after parse_json_lines__pairs, the last one parse_json_lines__problems: per field i, its value as
-    written (parse_json_lines__field_i: how often its key occurs, the value's text, a string's value unescaped; a
-    NULL count for a line that is no JSON object), the value's JSON kind, the value as shown in messages, for
-    numbers the digits and exponent of the number as written, the typed candidate (NULL when the column cannot
-    hold the value) and the problem (NULL, or the reason code and message).
+    The exact path's steps after the line's pairs (parse_json_lines.sql, _json_exact_path): `stages`, a list of
+    {'name': a lambda variable, 'columns': [(column, SQL), ...]}, each stage's columns reading the earlier ones
+    through their names (json_fields.field_1), and `problems`, each field's problem, for the result. Per field i:
+    its value as written (field_i: how often its key occurs, the value's text, a string's value unescaped; a NULL
+    count for a line that is no JSON object), the value's JSON kind (written out where it is used: it only reads
+    field_i), the value as shown in messages, for numbers the number as written, the typed candidate (NULL when the
+    column cannot hold the value) and the problem (NULL, or the reason code and message). `pairs`, `texts` and
+    `object_problem` name what the earlier stages found. As few stages as that: Spark resolves each nested lambda
+    in passes of its own (about ten a stage on Spark 3.5, whose limit is 100).
 -#}
-{% macro _json_field_stages(specs) %}
-    parse_json_lines__fields as (
-        select
-            *
-            {%- for spec in specs %},
-            named_struct(
-                'count', case when parse_json_lines__pairs is not null then size({{ window_tvf._json_occurrences(spec) }}) end,
-                'raw', aggregate({{ window_tvf._json_occurrences(spec) }}, cast(null as string), (found, pair) -> coalesce(found, pair.raw)),
-                'text', parse_json_lines__texts.{{ spec.column }}
-            ) as parse_json_lines__field_{{ spec.index }}
-            {%- endfor %}
-        from parse_json_lines__pairs
-    ),
+{% macro _json_field_stages(specs, pairs, texts, object_problem) %}
+    {%- set stages = [{'name': 'json_fields', 'columns': []}, {'name': 'json_texts', 'columns': []},
+        {'name': 'json_candidates', 'columns': []}] -%}
+    {%- set problems = [] -%}
+    {%- for spec in specs -%}
+        {%- set i = spec.index | string -%}
+        {%- set r = window_tvf._json_field_refs(spec.index, object_problem) -%}
+        {%- set occurrences = "filter(" ~ pairs ~ ", pair -> pair.key = " ~ window_tvf._sql_literal(spec.name) ~ ")" -%}
+        {%- do stages[0].columns.append(('field_' ~ i, "named_struct('count', case when " ~ pairs ~ " is not null then size("
+            ~ occurrences ~ ") end, 'raw', aggregate(" ~ occurrences ~ ", cast(null as string), (found, pair) -> coalesce(found, pair.raw)), "
+            ~ "'text', " ~ texts ~ "." ~ spec.column ~ ")")) -%}
+        {%- do stages[1].columns.append(('shown_' ~ i, window_tvf._json_excerpt("case when " ~ r.kind ~ " in ('object', 'array') then "
+            ~ r.field ~ ".text else " ~ r.field ~ ".raw end"))) -%}
+        {%- if spec.family in ('integer', 'decimal') -%}
+            {%- set as_text = " when " ~ r.kind ~ " = 'string' and " ~ r.field ~ ".text rlike '^-?(0|[1-9][0-9]*)([.][0-9]+)?([eE][+-]?[0-9]+)?$' then "
+                ~ r.field ~ ".text" if spec.numbers_as_text else "" -%}
+            {%- set number_text = "case when " ~ r.kind ~ " = 'number' then " ~ r.field ~ ".raw" ~ as_text ~ " end" -%}
+            {%- set digits = '(' ~ window_tvf._json_digits('(' ~ number_text ~ ')') ~ ')' -%}
+            {%- do stages[1].columns.append(('number_text_' ~ i, number_text)) -%}
+            {#- A number as written, exactly: sign, significant digits (no leading or trailing zeros; '' for zero) and the
+                exponent of the last one, so 2.50 is 25e-1 and 1e3 is 1e3. -#}
+            {%- do stages[1].columns.append(('number_' ~ i, "named_struct('negative', " ~ digits ~ ".negative, 'significant', regexp_replace("
+                ~ digits ~ ".digits, '0+$', ''), 'exponent', " ~ digits ~ ".exponent - " ~ digits ~ ".fraction_length + length(" ~ digits
+                ~ ".digits) - length(regexp_replace(" ~ digits ~ ".digits, '0+$', '')))")) -%}
+        {%- endif -%}
+        {%- do stages[2].columns.append(('candidate_' ~ i, window_tvf._json_candidate(spec, r))) -%}
+        {%- do problems.append(window_tvf._json_field_problem(spec, r)) -%}
+    {%- endfor -%}
+    {{ return({'stages': stages | selectattr('columns') | list, 'problems': problems}) }}
+{% endmacro %}
 
-    parse_json_lines__kinds as (
-        select
-            *
-            {%- for spec in specs %},
-            {{ window_tvf._json_kind("parse_json_lines__field_" ~ spec.index) }} as parse_json_lines__kind_{{ spec.index }}
-            {%- endfor %}
-        from parse_json_lines__fields
-    ),
-
-    parse_json_lines__number_texts as (
-        select
-            *
-            {%- for spec in specs %},
-            {{ window_tvf._json_excerpt("case when parse_json_lines__kind_" ~ spec.index ~ " in ('object', 'array') then parse_json_lines__field_"
-                ~ spec.index ~ ".text else parse_json_lines__field_" ~ spec.index ~ ".raw end") }} as parse_json_lines__shown_{{ spec.index }}
-            {%- endfor %}
-            {%- for spec in specs if spec.family in ('integer', 'decimal') %},
-            case
-                when parse_json_lines__kind_{{ spec.index }} = 'number' then parse_json_lines__field_{{ spec.index }}.raw
-                {%- if spec.numbers_as_text %}
-                when parse_json_lines__kind_{{ spec.index }} = 'string'
-                    and parse_json_lines__field_{{ spec.index }}.text rlike '^-?(0|[1-9][0-9]*)([.][0-9]+)?([eE][+-]?[0-9]+)?$'
-                    then parse_json_lines__field_{{ spec.index }}.text
-                {%- endif %}
-            end as parse_json_lines__number_text_{{ spec.index }}
-            {%- endfor %}
-        from parse_json_lines__kinds
-    ),
-
-    parse_json_lines__digits as (
-        select
-            *
-            {%- for spec in specs if spec.family in ('integer', 'decimal') %},
-            {{ window_tvf._json_digits('parse_json_lines__number_text_' ~ spec.index) }} as parse_json_lines__digits_{{ spec.index }}
-            {%- endfor %}
-        from parse_json_lines__number_texts
-    ),
-
-    -- A number as written, exactly: sign, significant digits (no leading or trailing zeros; '' for zero) and the
-    -- exponent of the last one, so 2.50 is 25e-1 and 1e3 is 1e3.
-    parse_json_lines__numbers as (
-        select
-            *
-            {%- for spec in specs if spec.family in ('integer', 'decimal') %},
-            named_struct(
-                'negative', parse_json_lines__digits_{{ spec.index }}.negative,
-                'significant', regexp_replace(parse_json_lines__digits_{{ spec.index }}.digits, '0+$', ''),
-                'exponent', parse_json_lines__digits_{{ spec.index }}.exponent
-                    - parse_json_lines__digits_{{ spec.index }}.fraction_length
-                    + length(parse_json_lines__digits_{{ spec.index }}.digits)
-                    - length(regexp_replace(parse_json_lines__digits_{{ spec.index }}.digits, '0+$', ''))
-            ) as parse_json_lines__number_{{ spec.index }}
-            {%- endfor %}
-        from parse_json_lines__digits
-    ),
-
-    parse_json_lines__candidates as (
-        select
-            *
-            {%- for spec in specs %},
-            {{ window_tvf._json_candidate(spec, spec.index) }} as parse_json_lines__candidate_{{ spec.index }}
-            {%- endfor %}
-        from parse_json_lines__numbers
-    ),
-
-    parse_json_lines__problems as (
-        select
-            *
-            {%- for spec in specs %},
-            {{ window_tvf._json_field_problem(spec, spec.index) }} as parse_json_lines__problem_{{ spec.index }}
-            {%- endfor %}
-        from parse_json_lines__candidates
-    )
-{%- endmacro %}
-
-{#- The (key, raw) pairs of a field's key. -#}
-{% macro _json_occurrences(spec) %}
-    {{- return("filter(parse_json_lines__pairs, pair -> pair.key = " ~ window_tvf._sql_literal(spec.name) ~ ")") -}}
+{#- Where a field's values are, for the expressions that read them (json_texts.number_1, ...); its kind as SQL. -#}
+{% macro _json_field_refs(index, object_problem) %}
+    {%- set r = {'object_problem': object_problem, 'field': 'json_fields.field_' ~ index} -%}
+    {%- do r.update({'kind': '(' ~ window_tvf._json_kind(r.field) ~ ')'}) -%}
+    {%- for name, stage in [('shown', 'json_texts'), ('number_text', 'json_texts'), ('number', 'json_texts'), ('candidate', 'json_candidates')] -%}
+        {%- do r.update({name: stage ~ '.' ~ name ~ '_' ~ index}) -%}
+    {%- endfor -%}
+    {{ return(r) }}
 {% endmacro %}
 
 {#- The JSON kind of a value from its text as written: string, boolean, null, object, array or number. -#}
@@ -216,7 +167,7 @@
             )
 {%- endmacro %}
 
-{#- The number as a decimal text Spark reads exactly ('-25e-1'), from parse_json_lines__number_i. -#}
+{#- The number as a decimal text Spark reads exactly ('-25e-1'), from a field's number struct. -#}
 {% macro _json_number_text(number) %}
     {{- return("concat(case when " ~ number ~ ".negative then '-' else '' end, " ~ number ~ ".significant, 'e', "
         ~ number ~ ".exponent)") -}}
@@ -237,12 +188,10 @@
     {{ return("'^" ~ date ~ "(?:[T ]" ~ clock ~ ")?" ~ zone ~ "?$'") }}
 {% endmacro %}
 
-{#- The field's typed value when its column holds the value exactly, else NULL. -#}
-{% macro _json_candidate(spec, index) %}
-    {%- set field = 'parse_json_lines__field_' ~ index -%}
-    {%- set kind = 'parse_json_lines__kind_' ~ index -%}
-    {%- set number = 'parse_json_lines__number_' ~ index -%}
-    {%- set is_number = 'parse_json_lines__number_text_' ~ index ~ ' is not null' -%}
+{#- The field's typed value when its column holds the value exactly, else NULL (`r`: _json_field_refs). -#}
+{% macro _json_candidate(spec, r) %}
+    {%- set field, kind, number = r.field, r.kind, r.number -%}
+    {%- set is_number = r.number_text ~ ' is not null' -%}
     {%- if spec.family == 'string' -%}
         {{ return("case when " ~ kind ~ " = 'string' then " ~ field ~ ".text end") }}
     {%- elif spec.family == 'boolean' -%}
@@ -259,9 +208,31 @@
             ~ number ~ ".exponent <= " ~ (spec.precision - spec.scale) ~ " then try_cast(" ~ window_tvf._json_number_text(number)
             ~ " as " ~ spec.type ~ ") end") }}
     {%- endif -%}
-    {%- set valid_date = "" if spec.family == 'date' else " and try_cast(left(" ~ field ~ ".text, 10) as date) is not null" -%}
-    {{ return("case when " ~ kind ~ " = 'string' and " ~ field ~ ".text rlike " ~ window_tvf._json_time_pattern(spec)
-        ~ valid_date ~ " then try_cast(" ~ field ~ ".text as " ~ spec.type ~ ") end") }}
+    {{ return("case when " ~ kind ~ " = 'string' then " ~ window_tvf._json_time_candidate(spec, field ~ '.text') ~ " end") }}
+{% endmacro %}
+
+{#- A date or time field's value from the text of a JSON string, when it has the form and is on the calendar, else NULL. -#}
+{% macro _json_time_candidate(spec, text) %}
+    {%- set valid_date = "" if spec.family == 'date' else " and try_cast(left(" ~ text ~ ", 10) as date) is not null" -%}
+    {{ return("case when " ~ text ~ " rlike " ~ window_tvf._json_time_pattern(spec) ~ valid_date ~ " then try_cast("
+        ~ window_tvf._json_time_text(spec, text) ~ " as " ~ spec.type ~ ") end") }}
+{% endmacro %}
+
+{#-
+    A time of the form _json_time_pattern allows, as Spark's cast reads it: the cast takes no zone after a date alone
+    or after HH:MM ('2024-01-01Z', '2024-01-01T10:00+02:00' give NULL), so midnight or the seconds are written out.
+-#}
+{% macro _json_time_text(spec, text) %}
+    {%- if spec.family != 'timestamp' -%}{{ return(text) }}{%- endif -%}
+    {{ return("case when substr(" ~ text ~ ", 11, 1) in ('Z', '+', '-') then concat(left(" ~ text ~ ", 10), 'T00:00:00', substr("
+        ~ text ~ ", 11)) when substr(" ~ text ~ ", 17, 1) in ('Z', '+', '-') then concat(left(" ~ text ~ ", 16), ':00', substr("
+        ~ text ~ ", 17)) else " ~ text ~ " end") }}
+{% endmacro %}
+
+{#- The range a timestamp or timestamp_ntz field holds, as `low and high` for a between. -#}
+{% macro _json_time_range(spec) %}
+    {%- set zone = 'Z' if spec.family == 'timestamp' else '' -%}
+    {{ return(spec.type ~ "'0001-01-01 00:00:00" ~ zone ~ "' and " ~ spec.type ~ "'9999-12-31 23:59:59.999999" ~ zone ~ "'") }}
 {% endmacro %}
 
 {#- What a field of this spec takes, for messages: "quantity (int) takes a JSON number: whole numbers from ...". -#}
@@ -282,14 +253,10 @@
 {% endmacro %}
 
 {#- The problem of a field's value (the first that applies), or NULL; none for a line that is no JSON object. -#}
-{% macro _json_field_problem(spec, index) %}
-    {%- set field = 'parse_json_lines__field_' ~ index -%}
-    {%- set kind = 'parse_json_lines__kind_' ~ index -%}
-    {%- set candidate = 'parse_json_lines__candidate_' ~ index -%}
-    {%- set number = 'parse_json_lines__number_' ~ index -%}
+{% macro _json_field_problem(spec, r) %}
+    {%- set field, kind, candidate, number, shown = r.field, r.kind, r.candidate, r.number, r.shown -%}
     {%- set name = spec.name -%}
     {%- set takes = window_tvf._json_field_takes(spec) -%}
-    {%- set shown = 'parse_json_lines__shown_' ~ index -%}
     {#- (condition, reason code or none for a value that is NULL, message as SQL) -#}
     {%- set checks = [
         (field ~ '.count > 1', 'duplicate_field', "concat(" ~ window_tvf._sql_literal('duplicate_field:' ~ name ~ ': the key ' ~ name ~ ' appears ')
@@ -310,17 +277,16 @@
         {%- endif -%}
     {%- elif spec.family in ('integer', 'decimal') -%}
         {%- set scale = 0 if spec.family == 'integer' else spec.scale -%}
-        {%- do checks.append(('parse_json_lines__number_text_' ~ index ~ ' is null', 'bad_type', window_tvf._json_value_message('bad_type', name, shown, takes))) -%}
+        {%- do checks.append((r.number_text ~ ' is null', 'bad_type', window_tvf._json_value_message('bad_type', name, shown, takes))) -%}
         {%- do checks.append((number ~ ".significant != '' and -" ~ number ~ ".exponent > " ~ scale, 'bad_type', window_tvf._json_value_message('bad_type', name, shown, takes))) -%}
         {%- do checks.append((candidate ~ ' is null', 'out_of_range', window_tvf._json_value_message('out_of_range', name, shown, takes))) -%}
     {%- else -%}
         {%- do checks.append((kind ~ " != 'string'", 'bad_type', window_tvf._json_value_message('bad_type', name, shown, takes))) -%}
         {%- do checks.append((candidate ~ ' is null', 'bad_time', window_tvf._json_value_message('bad_time', name, shown, takes))) -%}
         {%- if spec.family != 'date' -%}
-            {%- set zone = 'Z' if spec.family == 'timestamp' else '' -%}
-            {%- do checks.append((candidate ~ " not between " ~ spec.type ~ "'0001-01-01 00:00:00" ~ zone ~ "' and " ~ spec.type
-                ~ "'9999-12-31 23:59:59.999999" ~ zone ~ "'", 'out_of_range', window_tvf._json_value_message('out_of_range', name, shown,
-                    name ~ ' (' ~ spec.type ~ ') holds times from 0001-01-01 to 9999-12-31' ~ (' UTC' if zone else '')))) -%}
+            {%- do checks.append((candidate ~ " not between " ~ window_tvf._json_time_range(spec), 'out_of_range',
+                window_tvf._json_value_message('out_of_range', name, shown, name ~ ' (' ~ spec.type
+                    ~ ') holds times from 0001-01-01 to 9999-12-31' ~ (' UTC' if spec.family == 'timestamp' else '')))) -%}
         {%- endif -%}
     {%- endif -%}
     {%- for bound, comparison, phrase in [('min', '<', 'at least'), ('max', '>', 'at most')] if spec.get(bound) is not none -%}
@@ -328,7 +294,7 @@
             window_tvf._json_value_message('out_of_range', name, shown, name ~ ' must be ' ~ phrase ~ ' ' ~ spec[bound ~ '_shown']))) -%}
     {%- endfor -%}
     case
-        when parse_json_lines__object_problem is not null then null
+        when {{ r.object_problem }} is not null then null
         {%- for condition, code, message in checks %}
         when {{ condition }} then {{ 'null' if code is none else window_tvf._json_problem(code ~ ':' ~ name, message) }}
         {%- endfor %}

@@ -6,17 +6,28 @@
     with a problem keeps NULL in every field column: no value is ever altered to make it fit (a quantity of 2.5 or
     "three" is never 2 or NULL in an int column), and no line is dropped.
 
-    The JSON is parsed by Spark (from_json, json_object_keys: Jackson, strict: no single quotes, no NaN). Spark
-    returns a number's text through a double, so the text of each top-level value is taken from the line itself
-    (a scan of its tokens, parse_json_lines__pairs) and a value fits its column by the rules of fillna and replace
-    (literals.sql, _typed_literal): the column holds it exactly. README, "Parsing JSON lines: a reason for every
-    rejected line".
+    Two paths, one verdict. The fast path (json_fast_path.sql) reads a line with one Spark parse and proves with a
+    few byte comparisons that each typed value is exactly what was written; nearly every valid line passes it. Every
+    other line takes the exact path: the JSON is parsed by Spark (from_json, json_object_keys: Jackson, strict: no
+    single quotes, no NaN); Spark returns a number's text through a double, so the text of each top-level value is
+    taken from the line itself (a scan of its tokens, parse_json_lines__scan) and a value fits its column by the
+    rules of fillna and replace (literals.sql, _typed_literal): the column holds it exactly. README, "Parsing JSON
+    lines: a reason for every rejected line"; docs/pipeline_scale.md, "The landing parser".
 #}
 {% macro parse_json_lines(relation, fields, line_column='line', max_line_bytes=1048576, reason_column='reason') %}
     {{ return(adapter.dispatch('parse_json_lines', 'window_tvf')(relation, fields, line_column, max_line_bytes, reason_column)) }}
 {% endmacro %}
 
 {% macro default__parse_json_lines(relation, fields, line_column='line', max_line_bytes=1048576, reason_column='reason') %}
+    {{ return(window_tvf._parse_json_lines(relation, fields, line_column, max_line_bytes, reason_column)) }}
+{% endmacro %}
+
+{#-
+    parse_json_lines itself. For the tests and the benchmark: fast_path=false sends every line the exact path (the
+    reference the fast path is compared with); path_column adds a column naming the path each line took.
+-#}
+{% macro _parse_json_lines(relation, fields, line_column='line', max_line_bytes=1048576, reason_column='reason', fast_path=true,
+        path_column=none) %}
     {%- set name = 'parse_json_lines' -%}
     {%- set relation = window_tvf._relation(relation, name) -%}
     {%- set line = window_tvf._column_name(line_column, name, 'line_column') -%}
@@ -29,83 +40,88 @@
     {%- set options = "map('allowSingleQuotes', 'false', 'allowNonNumericNumbers', 'false')" %}
     with parse_json_lines__lines as (
         select
-            struct(source_rows.*) as parse_json_lines__source,
-            source_rows.{{ line }} as parse_json_lines__line,
-            {{ window_tvf._json_line_problem('source_rows.' ~ line, max_line_bytes) }} as parse_json_lines__line_problem
+            struct(source_rows.*) as parse_json_lines__source
         from {{ relation }} as source_rows
     ),
 
-    -- Spark's verdict on the line, for lines that passed the checks above: wrapped in an array with a sentinel after
-    -- it, a line is one JSON value exactly when the array holds that value and then the sentinel (from_json ignores
-    -- text after the value it parsed, which the sentinel would then not follow).
-    parse_json_lines__parsed as (
+    {% if fast_path -%}
+    {{ window_tvf._json_fast_stages(specs, max_line_bytes, options, 'parse_json_lines__source.' ~ line) }},
+    {%- endif %}
+
+    -- The exact path, for the lines the fast path did not read: one expression, evaluated for those lines only.
+    parse_json_lines__checked as (
         select
             *,
-            case when parse_json_lines__line_problem is null then from_json(
-                concat('[', parse_json_lines__line, ',"parse_json_lines:end"]'), 'array<string>', {{ options }}
-            ) end as parse_json_lines__wrapped,
-            case when parse_json_lines__line_problem is null then json_object_keys(parse_json_lines__line) end
-                as parse_json_lines__keys
-        from parse_json_lines__lines
-    ),
+            case when not {{ 'parse_json_lines__fast' if fast_path else 'false' }} then
+                {{ window_tvf._json_exact_path(specs, max_line_bytes, options, 'parse_json_lines__source.' ~ line) }}
+            end as parse_json_lines__exact
+        from {{ 'parse_json_lines__fast' if fast_path else 'parse_json_lines__lines' }}
+    )
 
-    parse_json_lines__objects as (
-        select
-            *,
-            coalesce(parse_json_lines__line_problem, {{ window_tvf._json_value_problem() }}) as parse_json_lines__object_problem
-        from parse_json_lines__parsed
-    ),
-
-    -- Each top-level key (unescaped by Spark) with the text of its value as written, and the string values unescaped.
-    parse_json_lines__pairs as (
-        select
-            *,
-            case when parse_json_lines__object_problem is null then zip_with(
-                parse_json_lines__keys,
-                {{ window_tvf._json_top_level_values('parse_json_lines__line') }},
-                (json_key, json_text) -> named_struct('key', json_key, 'raw', json_text)
-            ) end as parse_json_lines__pairs,
-            case when parse_json_lines__object_problem is null then from_json(
-                parse_json_lines__line, {{ window_tvf._sql_literal(window_tvf._json_text_schema(specs)) }}, {{ options }}
-            ) end as parse_json_lines__texts
-        from parse_json_lines__objects
-    ),
-
-    {{ window_tvf._json_field_stages(specs) }}
-
-    {{ window_tvf._json_result(specs, reason) }}
-{%- endmacro %}
-
-
-{#-
-    The output: the relation's columns, each field's value where the line has no problem, and the first problem's
-    code with every problem's message (parse_json_lines__problems: the line's, then each field's in order).
--#}
-{% macro _json_result(specs, reason) %}
     select
         parse_json_lines__source.*,
         {%- for spec in specs %}
-        case when size(parse_json_lines__reasons) = 0 then parse_json_lines__candidate_{{ loop.index }} end as {{ spec.column }},
+        case
+            {%- if fast_path %}
+            when parse_json_lines__fast then parse_json_lines__fast_value_{{ loop.index }}
+            {%- endif %}
+            when size(parse_json_lines__exact.reasons) = 0 then parse_json_lines__exact.value_{{ loop.index }}
+        end as {{ spec.column }},
         {%- endfor %}
-        case when size(parse_json_lines__reasons) > 0 then parse_json_lines__reasons[0].code end as {{ reason }},
-        case when size(parse_json_lines__reasons) > 0
-            then array_join(transform(parse_json_lines__reasons, problem -> problem.message), '; ')
+        case when size(parse_json_lines__exact.reasons) > 0 then parse_json_lines__exact.reasons[0].code end as {{ reason }},
+        case when size(parse_json_lines__exact.reasons) > 0
+            then array_join(transform(parse_json_lines__exact.reasons, problem -> problem.message), '; ')
         end as {{ window_tvf._json_message_column(reason) }}
-    from (
-        select
-            *,
-            filter(
-                array(
-                    parse_json_lines__object_problem
-                    {%- for spec in specs %},
-                    parse_json_lines__problem_{{ loop.index }}
-                    {%- endfor %}
-                ),
-                problem -> problem is not null
-            ) as parse_json_lines__reasons
-        from parse_json_lines__problems
-    ) as parse_json_lines__checked
+        {%- if path_column %},
+        case when parse_json_lines__exact is null then 'fast' else 'exact' end as {{ path_column }}
+        {%- endif %}
+    from parse_json_lines__checked
 {%- endmacro %}
+
+{#-
+    The exact path of one line (`line`, a SQL expression): a struct of `reasons` (every problem, each a struct of
+    code and message: the line's, then each field's in order; empty for a valid line) and value_1, value_2, ...
+    (each field's typed value when the column holds it exactly). Its steps are nested lambdas, each binding one
+    stage's values as a struct that the later stages read (transform(array(...), stage -> ...)[0]): one expression
+    that Spark evaluates only for the lines that need it, where a chain of CTEs would be computed, and compiled
+    into one huge method, for every line.
+    - json_line: what is wrong with the line before its JSON is read;
+    - json_parse: its keys, and Spark's verdict: wrapped in an array with a sentinel after it, a line is one JSON
+      value when the array holds that value and then the sentinel (from_json ignores text after the value it
+      parsed, which the sentinel would then not follow), and the line's tokens do not go on after its value
+      closed (a line could end with the sentinel itself);
+    - json_object: the line's problem, if it is no JSON object; else each top-level key (unescaped by Spark) with
+      the text of its value as written, and the string values unescaped;
+    then the fields' stages (json_field_rules.sql, _json_field_stages).
+-#}
+{% macro _json_exact_path(specs, max_line_bytes, options, line) %}
+    {%- set wrapped = "from_json(concat('[', " ~ line ~ ", ',\"parse_json_lines:end\"]'), 'array<string>', " ~ options ~ ")" -%}
+    {%- set fields = window_tvf._json_field_stages(specs, 'json_object.pairs', 'json_object.texts', 'json_object.problem') -%}
+    {%- set one_object = "json_line.problem is null and json_parse.scan is not null and not json_parse.scan.trailing and json_parse.keys is not null" -%}
+    {%- set stages = [
+        {'name': 'json_line', 'columns': [('problem', window_tvf._json_line_problem(line, max_line_bytes))]},
+        {'name': 'json_parse', 'columns': [
+            ('keys', 'case when json_line.problem is null then json_object_keys(' ~ line ~ ') end'),
+            ('scan', 'case when json_line.problem is null and ' ~ window_tvf._json_wrapped_one_value(wrapped) ~ ' then '
+                ~ window_tvf._json_token_scan(line) ~ ' end')]},
+        {'name': 'json_object', 'columns': [
+            ('problem', 'coalesce(json_line.problem, ' ~ window_tvf._json_value_problem(line, 'json_parse.keys', 'json_parse.scan') ~ ')'),
+            ('pairs', 'case when ' ~ one_object ~ ' then zip_with(json_parse.keys, json_parse.scan.values, '
+                ~ "(json_key, json_text) -> named_struct('key', json_key, 'raw', json_text)) end"),
+            ('texts', 'case when ' ~ one_object ~ ' then from_json(' ~ line ~ ', '
+                ~ window_tvf._sql_literal(window_tvf._json_text_schema(specs)) ~ ', ' ~ options ~ ') end')]},
+    ] + fields.stages -%}
+    {%- set result = ["'reasons', filter(array(json_object.problem, " ~ (fields.problems | join(', ')) ~ "), problem -> problem is not null)"] -%}
+    {%- for spec in specs -%}{%- do result.append("'value_" ~ spec.index ~ "', json_candidates.candidate_" ~ spec.index) -%}{%- endfor -%}
+    {%- set nested = namespace(sql='named_struct(' ~ (result | join(', ')) ~ ')') -%}
+    {%- for stage in stages | reverse -%}
+        {%- set columns = [] -%}
+        {%- for column, expression in stage.columns -%}{%- do columns.append("'" ~ column ~ "', " ~ expression) -%}{%- endfor -%}
+        {%- set nested.sql = 'transform(array(named_struct(' ~ (columns | join(', ')) ~ ')), ' ~ stage.name ~ ' -> ' ~ nested.sql ~ ')[0]' -%}
+    {%- endfor -%}
+    {{ return(nested.sql) }}
+{% endmacro %}
+
 
 {#- The message column's name: the reason column's, with _message (reason_message). -#}
 {% macro _json_message_column(reason) %}
@@ -166,16 +182,14 @@
 {%- endmacro %}
 
 {#-
-    What is wrong with a line that is not one JSON object, or NULL. A line Spark cannot parse is `truncated` when it
-    starts an object and ends inside it (an unclosed string, or more brackets opened than closed outside strings:
-    a partial write), else `not_json`; a JSON value that is not an object is `not_object`.
+    What is wrong with a line that is not one JSON object, or NULL. A line Spark cannot parse as one value is
+    `truncated` when it starts an object and ends inside it (an unclosed string, or more brackets opened than closed
+    outside strings: a partial write), else `not_json`; a JSON value that is not an object is `not_object`.
 -#}
-{% macro _json_value_problem() %}
-    {%- set line = 'parse_json_lines__line' -%}
-    {%- set wrapped = 'parse_json_lines__wrapped' -%}
+{% macro _json_value_problem(line, keys, scan) %}
     {%- set outside_strings = "regexp_replace(" ~ line ~ ", '" ~ window_tvf._json_string_pattern() ~ "', '')" -%}
     case
-        when not case when size({{ wrapped }}) = 2 then {{ wrapped }}[1] = 'parse_json_lines:end' else false end then
+        when {{ scan }} is null or {{ scan }}.trailing then
             case
                 when {{ line }} rlike '^[ \\t\\r\\n]*[{]' and (
                     {{ outside_strings }} like '%"%'
@@ -187,12 +201,17 @@
                 else {{ window_tvf._json_problem('not_json', "concat('not_json: the line is not one JSON value "
                     ~ "(a syntax error, or text after the value): ', " ~ window_tvf._json_excerpt(line) ~ ")") }}
             end
-        when parse_json_lines__keys is null
+        when {{ keys }} is null
             then {{ window_tvf._json_problem('not_object', "concat('not_object: the line is ', "
                 ~ window_tvf._json_kind_phrase("regexp_extract(" ~ line ~ ", '^[ \\\\t\\\\r\\\\n]*(.)', 1)") ~ ", ', not an object: ', "
                 ~ window_tvf._json_excerpt(line) ~ ")") }}
     end
 {%- endmacro %}
+
+{#- Spark parsed the line, wrapped in an array before a sentinel, as one value and then the sentinel. -#}
+{% macro _json_wrapped_one_value(wrapped) %}
+    {{- return("case when size(" ~ wrapped ~ ") = 2 then " ~ wrapped ~ "[1] = 'parse_json_lines:end' else false end") -}}
+{% endmacro %}
 
 {#- 'a JSON array', 'a JSON string', ... for the first character of a JSON value (a SQL expression). -#}
 {% macro _json_kind_phrase(first_character) %}
@@ -206,23 +225,26 @@
 {% endmacro %}
 
 {#-
-    The text of each top-level value of a JSON object line, in order, as written: the line's tokens (strings,
-    punctuation, and literals: numbers, true, false, null), scanned once with the depth of nesting; the token after
-    a ':' at depth 1 starts a value ('{' or '[' for an object or array). Runs on lines Spark parsed as one object,
-    so the tokens are well formed; json_object_keys gives the keys in the same order.
+    The line's tokens (strings, punctuation, and literals: numbers, true, false, null), scanned once with the depth
+    of nesting: `values`, the text of each top-level value of an object line, in order, as written (the token after
+    a ':' at depth 1 starts a value: '{' or '[' for an object or array); `trailing`, a token after the first value
+    closed. Runs on lines Spark parsed as one value and the sentinel, so the tokens are well formed;
+    json_object_keys gives the keys in the same order.
 -#}
-{% macro _json_top_level_values(line) %}
+{% macro _json_token_scan(line) %}
     {%- set tokens = "regexp_extract_all(" ~ line ~ ", '" ~ window_tvf._json_string_pattern()
         ~ "|[{}\\\\[\\\\],:]|[^\\\\s{}\\\\[\\\\],:\"]++', 0)" -%}
     aggregate(
-                    {{ tokens }},
-                    named_struct('depth', 0, 'after_colon', false, 'values', cast(array() as array<string>)),
-                    (scan, token) -> named_struct(
-                        'depth', scan.depth + case when token in ('{', '[') then 1 when token in ('}', ']') then -1 else 0 end,
-                        'after_colon', scan.depth = 1 and token = ':',
-                        'values', case when scan.after_colon then concat(scan.values, array(token)) else scan.values end
-                    )
-                ).values
+                {{ tokens }},
+                named_struct('depth', 0, 'after_colon', false, 'values', cast(array() as array<string>), 'closed', false, 'trailing', false),
+                (scan, token) -> named_struct(
+                    'depth', scan.depth + case when token in ('{', '[') then 1 when token in ('}', ']') then -1 else 0 end,
+                    'after_colon', scan.depth = 1 and token = ':',
+                    'values', case when scan.after_colon then concat(scan.values, array(token)) else scan.values end,
+                    'closed', scan.closed or scan.depth + case when token in ('{', '[') then 1 when token in ('}', ']') then -1 else 0 end = 0,
+                    'trailing', scan.trailing or scan.closed
+                )
+            )
 {%- endmacro %}
 
 {#- from_json's schema reading every field as a string: a JSON string's value unescaped. -#}

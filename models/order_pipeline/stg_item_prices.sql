@@ -35,10 +35,7 @@ in_snapshot as (
     select
         *,
         -- The snapshot's time: 2026-01-01 03:00 UTC from prices_2026-01-01T03.jsonl.
-        to_timestamp(
-            concat(regexp_extract(source_file, 'prices_([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2})[^/]*$', 1), 'Z'),
-            "yyyy-MM-dd'T'HHX"
-        ) as snapshot_time
+        {{ window_tvf.file_name_time(window_tvf.scheduled_var('landing_price_files'), var('landing_price_file_name')) }} as snapshot_time
     from parsed
 ),
 

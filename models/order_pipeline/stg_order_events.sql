@@ -51,9 +51,7 @@ select
     case when reason is not null then line end as line,
     case when line_number is null then 'empty_file' else reason end as reason,
     case when line_number is null then 'empty_file: the file holds no line' else reason_message end as reason_message,
-    -- The start of the file's arrival hour: 2026-01-01 03:00 UTC from events_2026-01-01T03_part2.jsonl.
-    to_timestamp(
-        concat(regexp_extract(source_file, 'events_([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2})[^/]*$', 1), 'Z'),
-        "yyyy-MM-dd'T'HHX"
-    ) as arrival_hour
+    -- The start of the file's arrival hour: 2026-01-01 03:00 UTC from events_2026-01-01T03_part2.jsonl (read from
+    -- the names when the model compiles; a file named otherwise fails it, naming the file and the form).
+    {{ window_tvf.file_name_time(window_tvf.scheduled_var('landing_event_files'), var('landing_event_file_name')) }} as arrival_hour
 from parsed

@@ -67,7 +67,7 @@ class Suite:
 # the rest of the project. `make test` runs this beside its main suite (CI's 25 minutes leave no room for more);
 # `make test-compat` runs FULL, calendar windows and the Table API macros included, on 3.5 and 4.0.
 LEAN = Suite(
-    files=("test_documented_examples.py", "test_window_operations.py"),
+    files=("test_documented_examples.py", "test_window_operations.py", "test_parse_json_lines_paths.py"),
     select=("+path:models/flink_examples", "+path:models/window_operations", "+path:tests/windowing",
             "+path:tests/window_operations"),
 )

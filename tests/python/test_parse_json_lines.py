@@ -206,8 +206,43 @@ def test_line_numbers_follow_the_file_however_spark_splits_it(built: DbtRun, spa
             "window_tvf.parse_json_lines: argument 'fields' got \"id\"; window_tvf.typed_columns already has a column named "
             "id, which the output would repeat; rename it first",
         ),
+        (
+            "file_name_time(['/landing/events/events_2026-11-01T7.jsonl'], '^events_([0-9T-]+)[.]jsonl$')",
+            "window_tvf.file_name_time: argument 'paths' got \"/landing/events/events_2026-11-01T7.jsonl\"; the file's name must "
+            "match ^events_([0-9T-]+)[.]jsonl$ with the time as %Y-%m-%dT%H (e.g. 2026-01-01T03) in its group; rename the "
+            "file, or move it out of the files the model reads",
+        ),
+        (
+            "file_name_time(['/landing/events_latest.jsonl'], var('landing_event_file_name'))",
+            "window_tvf.file_name_time: argument 'paths' got \"/landing/events_latest.jsonl\"; the file's name must match "
+            "^events_([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2})(?:_[^/]*)?[.]jsonl$ with the time as %Y-%m-%dT%H (e.g. "
+            "2026-01-01T03) in its group; rename the file, or move it out of the files the model reads",
+        ),
+        (
+            "file_name_time(['/l/events_2026-02-30T01.jsonl'], 'events_(.*)[.]jsonl')",
+            "window_tvf.file_name_time: argument 'paths' got \"/l/events_2026-02-30T01.jsonl\"; the file's name must match "
+            "events_(.*)[.]jsonl with the time as %Y-%m-%dT%H (e.g. 2026-01-01T03) in its group; rename the file, or move "
+            "it out of the files the model reads",
+        ),
+        (
+            "file_name_time(['/l/a.jsonl'], 'no group')",
+            "window_tvf.file_name_time: argument 'pattern' got \"no group\"; expected a regex with one group that holds "
+            "the time, e.g. '^events_([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2})(?:_[^/]*)?[.]jsonl$'",
+        ),
     ],
-    ids=["float-type", "bound-out-of-range", "unknown-option", "option-of-another-type", "not-a-dict", "repeated-column"],
+    ids=["float-type", "bound-out-of-range", "unknown-option", "option-of-another-type", "not-a-dict", "repeated-column",
+         "name-hour-one-digit", "name-without-hour", "name-off-the-calendar", "pattern-without-group"],
 )
 def test_bad_arguments_fail_at_compile_time(built: DbtRun, call: str, error: str) -> None:
     assert compile_error_line("{{ window_tvf." + call + " }}") == error
+
+
+def test_file_name_time_reads_each_files_time_from_its_name(built: DbtRun, spark: Any) -> None:
+    paths = ["/landing/events/events_2026-11-01T06.jsonl", "/landing/events/events_2026-11-01T23_part2.jsonl"]
+    sql = compiled(
+        "select source_file, {{ window_tvf.file_name_time(" + json.dumps(paths) + ", var('landing_event_file_name')) }} as hour "
+        "from values " + ", ".join(f"('{p}')" for p in paths) + " as files (source_file)"
+    )
+    got = {row.source_file: row.hour for row in spark.sql(sql).collect()}
+    assert got == {paths[0]: datetime(2026, 11, 1, 6), paths[1]: datetime(2026, 11, 1, 23)}
+    assert "rlike" not in sql and "regexp" not in sql  # read when the model compiles, not on every row

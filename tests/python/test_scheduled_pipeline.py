@@ -348,7 +348,8 @@ def test_microbatch_mode_builds_the_same_windows(
     assert len(outcome.passed_checks) == 10, outcome.passed_checks
     differences = {}
     for table in WINDOW_TABLES:
-        columns = ", ".join(spark.table(f"{SCHEMA}.{table}").columns)
+        # the twin's columns: a table stored by hour (fct_user_sessions_10m) has window_hour besides, the twins by date
+        columns = ", ".join(spark.table(f"{SCHEMA}.{table}{MICROBATCH_SUFFIX}").columns)
         expected = spark.sql(f"select {columns} from {SCHEMA}.{table} where window_time < '2026-11-02T00:00:00+00:00'")
         twin = spark.sql(f"select {columns} from {SCHEMA}.{table}{MICROBATCH_SUFFIX}")
         differences[table] = (expected.count() > 0, expected.exceptAll(twin).count(), twin.exceptAll(expected).count())
@@ -455,11 +456,11 @@ EXPECTED_READS = {
     "int_order_events": {"stg_order_events": 1, "int_order_events": 1},
     "fct_item_sales_tumble_15m": {"int_order_events": 2, "fct_item_sales_tumble_15m": 1},
     "fct_item_sales_hop_1h_15m": {"int_order_events": 3, "fct_item_sales_hop_1h_15m": 1},
-    "fct_item_sales_cumulate_1h_1d": {"int_order_events": 4, "fct_item_sales_cumulate_1h_1d": 1},
-    "fct_item_sales_daily_new_york": {"int_order_events": 4, "fct_item_sales_daily_new_york": 1},
+    "fct_item_sales_cumulate_1h_1d": {"fct_item_sales_tumble_15m": 1, "fct_item_sales_cumulate_1h_1d": 1},
+    "fct_item_sales_daily_new_york": {"fct_item_sales_tumble_15m": 1, "fct_item_sales_daily_new_york": 1},
     "fct_item_sales_month_to_date_new_york": {"fct_item_sales_daily_new_york": 1, "fct_item_sales_month_to_date_new_york": 30},
     "fct_top_items_1h": {"int_order_events": 2, "fct_top_items_1h": 1},
-    "fct_user_sessions_10m": {"int_order_events": 2, "fct_user_sessions_10m": 1},
+    "fct_user_sessions_10m": {"int_order_events": 2, "fct_user_sessions_10m": 3},
     "stg_item_prices": {"text files": None},
     "fct_order_events_priced": {"int_order_events": 1, "stg_item_prices": 2},
 }
@@ -468,15 +469,18 @@ PARTITION_COLUMN = {
     "int_order_events": "arrival_hour",
     "fct_order_events_priced": "arrival_hour",
     "stg_item_prices": "valid_from",
+    "int_user_hours": "window_hour",
+    "fct_user_sessions_10m": "window_hour",
 }
 
 
 def test_each_model_reads_only_what_its_interval_needs(first_three_intervals: dict, hourly: Any, spark: Any) -> None:
     """From Spark's executed plans: every scan of a partitioned pipeline table by a model has partition filters on
-    its partition column, and reads exactly the partitions its interval needs (arrival hours 00-03 exist, the
-    cumulate's day started at 00:00, so it reads them all: a day's arrivals are its bound); the landing files read
-    are the interval's own. The other queries of the run (dbt tests, the rejection gates, the Great Expectations
-    suites with the input accounting) filter every partitioned table they scan on its partition column too."""
+    its partition column, and reads exactly the partitions its interval needs (arrival hours 00-03 exist; the
+    cumulate and the local days read the day's 15-minute windows, one date, never the day's events; the sessions the
+    hours from that of the earliest on-time event on); the landing files read are the interval's own. The other
+    queries of the run (dbt tests, the rejection gates, the Great Expectations suites with the input accounting)
+    filter every partitioned table they scan on its partition column too."""
     from window_tvf_pipeline.spark import last_execution_id, queries_since
 
     assert spark.sql(f"show partitions {SCHEMA}.int_order_events").count() == 4
@@ -563,3 +567,42 @@ def test_the_target_comes_from_airflow_config_and_servers_lift_the_one_driver_li
     )
     assert parsed.returncode == 0, parsed.stderr[-2000:]
     assert parsed.stdout.strip().splitlines()[-1] == concurrency
+
+
+def test_a_landing_file_without_its_hour_stops_the_run_naming_it(tmp_path: Path) -> None:
+    """A .jsonl file whose name has no arrival hour in the form the staging model reads belongs to no interval: the
+    run stops with its name and the form, instead of Spark failing to parse a timestamp; other suffixes (a file
+    still being written) are not landed yet."""
+    from window_tvf_pipeline.landing import MisnamedLandingFile, event_files
+
+    hour = datetime(2026, 11, 1, 6, tzinfo=timezone.utc)
+    (tmp_path / "events").mkdir()
+    (tmp_path / "events" / "events_2026-11-01T06_part2.jsonl").write_text("{}\n")
+    (tmp_path / "events" / "events_2026-11-01T07.jsonl.tmp").write_text("{}\n")
+    assert [p.name for p in event_files(tmp_path, hour, hour + timedelta(hours=1))] == ["events_2026-11-01T06_part2.jsonl"]
+    for name in ["events_2026-11-01T6.jsonl", "events_latest.jsonl", "events_2026-11-01.jsonl"]:
+        misnamed = tmp_path / "events" / name
+        misnamed.write_text("{}\n")
+        with pytest.raises(MisnamedLandingFile) as raised:
+            event_files(tmp_path, hour, hour + timedelta(hours=1))
+        assert str(raised.value) == (
+            f"landing file {misnamed}: its name must match ^events_([0-9]{{4}}-[0-9]{{2}}-[0-9]{{2}}T[0-9]{{2}})(?:_[^/]*)?[.]jsonl$ "
+            f"(for example events_2026-01-01T03.jsonl), with the hour it arrived in; rename it, or move it out of {misnamed.parent}"
+        )
+        misnamed.unlink()
+
+
+def test_the_warm_up_reads_its_own_lines_and_changes_no_table(first_three_intervals: dict, spark: Any) -> None:
+    """warm_up runs the staging model's parse over its six lines (both paths, every verdict it documents) and opens
+    Great Expectations' context, writing no pipeline table and no landing file an interval reads; a parser that gave
+    other verdicts would stop the start, naming them."""
+    from window_tvf_pipeline.landing import event_files
+    from window_tvf_pipeline.warm_up import warm_up
+
+    def state() -> tuple:
+        files = event_files(SETTINGS.landing_dir, SETTINGS.start, SETTINGS.start + timedelta(hours=6))
+        return files, spark.sql(f"select count(*), count(distinct arrival_hour) from {SCHEMA}.stg_order_events").first()
+
+    before = state()
+    assert warm_up(SETTINGS) > 0
+    assert state() == before

@@ -96,7 +96,7 @@
             from ({{ window_tvf._distinct_changes(changes, keys, extra, position) }}) as changes
         ) as windows_and_changes
         window window_tvf__running as (
-            {{ 'partition by ' ~ by | join(', ') if by }} order by {{ position }}, window_tvf__is_window
+            {{ window_tvf._slice_partition(by, position) }} order by {{ position }}, window_tvf__is_window
             rows between unbounded preceding and current row)
     ) as counted
     where window_tvf__is_window = 1

@@ -57,7 +57,7 @@
     column, and one flat merge per column whose size grows with the reach, not its square.
 -#}
 {% macro _hop_following_slices_sql(slices, keys, plan, axis, grid, size, reach) %}
-    {%- set by_key = ('partition by ' ~ keys | join(', ') ~ ' ') if keys else '' -%}
+    {%- set by_key = window_tvf._slice_partition(keys, 'slice_start') ~ ' ' -%}
     {%- set partials = window_tvf._partial_columns(plan) -%}
     select
         {% for key in keys %}{{ key }}, {% endfor -%}
@@ -131,7 +131,7 @@
 {#- Block merges over fixed-length slices (positions in wall-clock microseconds), as described above. -#}
 {% macro _hop_block_merge_sql(slices, keys, plan, axis, grid, size) %}
     {%- set slide, offset = grid.period, grid.offset -%}
-    {%- set by_key = ('partition by ' ~ keys | join(', ')) if keys else '' -%}
+    {%- set by_key = window_tvf._slice_partition(keys, 'slice_start') -%}
     {%- set by_block = 'partition by ' ~ (keys + ['block_index']) | join(', ') -%}
     {%- set like = ', window_tvf__like' if axis.type is none else '' -%}
 with window_tvf__slices as (

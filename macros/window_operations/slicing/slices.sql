@@ -99,3 +99,14 @@ from ({{ source }}) as merged_windows
 {% macro _merged_like(axis, expression='min(window_tvf__like)') -%}
     {{ ', ' ~ expression ~ ' as window_tvf__like' if axis.type is none }}
 {%- endmacro %}
+
+{#-
+    `partition by` the keys for the sliced paths' windows over slices or windows (lag, lead, running merges).
+    Without keys their rows are one sequence, one row per slice or window: few whatever the events' volume, and one
+    task is what they need. Spark warns of such a window (No Partition Defined) once per query and drops a constant
+    partition expression, so the sequence is partitioned by `position` * 0: the same for every row, and not constant
+    to Spark.
+-#}
+{% macro _slice_partition(keys, position) -%}
+    partition by {{ keys | join(', ') if keys else position ~ ' * 0' }}
+{%- endmacro %}

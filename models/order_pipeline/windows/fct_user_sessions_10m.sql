@@ -1,5 +1,8 @@
 -- Each user's visits: SESSION windows with a 10-minute gap. A visit that spans two data intervals (or midnight)
--- is one session: a run recomputes every stored session that a new on-time event could still join.
+-- is one session: a run recomputes every stored session that a new on-time event could still join. Stored by the
+-- hour of window_time (window_partition='hour'): a run rewrites the hours of those sessions and copies the final
+-- sessions of those hours only, where partitions by date would copy all of the day's sessions every run.
+{{ config(partition_by=['window_hour']) }}
 {{ window_tvf.incremental_window_aggregate(
     ref('int_order_events_on_time'),
     window={'tvf': 'session', 'timecol': 'event_time', 'gap': '10 minutes', 'partition_by': 'user_id'},
@@ -13,4 +16,5 @@
     interval_start=window_tvf.scheduled_var('data_interval_start'),
     allowed_lateness=window_tvf.scheduled_var('allowed_lateness'),
     arrival_partition={'column': 'arrival_hour', 'period': '1 hour'},
+    window_partition='hour',
 ) }}

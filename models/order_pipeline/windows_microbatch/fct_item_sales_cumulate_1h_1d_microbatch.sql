@@ -1,14 +1,15 @@
--- fct_item_sales_cumulate_1h_1d as a dbt microbatch model: a batch reads from the start of the day its windows grow in.
+-- fct_item_sales_cumulate_1h_1d as a dbt microbatch model: a cascade over the 15-minute microbatch model (its
+-- window_time as the time column, stored by its UTC date), so a batch reads its day's 15-minute rows, never its events.
 {{ window_tvf.window_aggregate(
-    ref('int_order_events_on_time'),
-    window={'tvf': 'cumulate', 'timecol': 'event_time', 'step': '1 hour', 'size': '1 day',
-        'arrival_partition': {'column': 'arrival_hour', 'period': '1 hour'},
-        'allowed_lateness': window_tvf.scheduled_var('allowed_lateness')},
+    ref('fct_item_sales_tumble_15m_microbatch'),
+    window={'tvf': 'cumulate', 'timecol': 'window_time', 'step': '1 hour', 'size': '1 day',
+        'arrival_partition': {'column': 'window_date', 'period': '1 day'},
+        'allowed_lateness': '0 seconds'},
     group_by='item_id',
     aggregates={
-        'orders': 'count(*)',
+        'orders': 'sum(orders)',
         'quantity': 'sum(quantity)',
-        'min_quantity': 'min(quantity)',
-        'max_quantity': 'max(quantity)',
+        'min_quantity': 'min(min_quantity)',
+        'max_quantity': 'max(max_quantity)',
     },
 ) }}
