@@ -31,18 +31,31 @@ LINES = (
     '{"event_id":"w6","user_id":"u1","item_id":"i1","quantity":1e30,"arrival_time":"1970-01-01T00:00:01Z"}',
     "not json at all",
 )
+REASONS = (None, None, "duplicate_field:event_id", "bad_type:user_id", "out_of_range:quantity", "not_json")
+
+
+class WarmUpFailed(RuntimeError):
+    """The parser did not give its documented verdicts on the warm-up lines."""
 
 
 def warm_up(settings: Settings | None = None) -> float:
-    """Runs the parser and opens Great Expectations' context once; returns the seconds it took."""
+    """Runs the parser and opens Great Expectations' context once; returns the seconds it took. Raises
+    WarmUpFailed when the parser's verdicts on its lines are not the documented ones (a broken parser stops a start,
+    not an interval)."""
     from window_tvf_pipeline.dbt import dbt
     from window_tvf_pipeline.quality import open_context
 
     settings = settings or Settings.from_environment()
     began = time.monotonic()
     lines = _lines_file(settings.landing_dir / FOLDER)
-    dbt(["show", "--select", "stg_order_events", "--indirect-selection", "empty", "--limit", str(len(LINES)), "--quiet"],
-        variables={"landing_event_files": [str(lines)]}, settings=settings)
+    # --indirect-selection empty: the model alone, not the tests on its (not yet built) table
+    shown = dbt(["show", "--select", "stg_order_events", "--indirect-selection", "empty", "--limit", str(len(LINES)),
+                 "--quiet"], variables={"landing_event_files": [str(lines)]}, settings=settings)
+    table = shown.results[0].agate_table
+    verdicts = sorted((row["line_number"], row["reason"]) for row in table.rows)
+    if verdicts != list(enumerate(REASONS, start=1)):
+        raise WarmUpFailed(f"stg_order_events read the warm-up lines of {lines} as {verdicts}, not as "
+                           f"{list(enumerate(REASONS, start=1))}")
     open_context(settings)
     seconds = time.monotonic() - began
     log.info("Warmed up the parser and Great Expectations in %.1f s", seconds)

@@ -22,12 +22,15 @@
     {%- for path in paths -%}
         {%- set found = compiled.search((path | string).split('/')[-1]) -%}
         {%- set moment = window_tvf._file_name_moment(found.group(1), time_format) if found else none -%}
-        {%- if moment is none -%}
+        {#- Only when the model compiles: dbt's parse renders the model with whatever paths the environment holds
+            then (a scheduler's last interval, a test's), and a parse must not fail for them (dbt ls, cosmos). -#}
+        {%- if moment is none and execute -%}
             {{ window_tvf._argument_error(name, 'paths', path, "the file's name must match " ~ pattern ~ " with the time as "
                 ~ time_format ~ " (e.g. " ~ modules.datetime.datetime(2026, 1, 1, 3).strftime(time_format) ~ ") in its group; "
                 ~ "rename the file, or move it out of the files the model reads") }}
+        {%- elif moment is not none -%}
+            {%- do cases.append("when " ~ window_tvf._sql_literal(path) ~ " then timestamp'" ~ moment.strftime('%Y-%m-%d %H:%M:%S') ~ "Z'") -%}
         {%- endif -%}
-        {%- do cases.append("when " ~ window_tvf._sql_literal(path) ~ " then timestamp'" ~ moment.strftime('%Y-%m-%d %H:%M:%S') ~ "Z'") -%}
     {%- endfor -%}
     {{ return("case " ~ column ~ " " ~ (cases | join(' ')) ~ " end" if cases else "cast(null as timestamp)") }}
 {% endmacro %}

@@ -156,7 +156,8 @@ def files() -> dict[str, str]:
             + MONTH_TO_DATE + ", 'item_id', {'orders': 'sum(orders)', 'quantity': 'sum(quantity)'}) }}\n",
         "models/mbd_month_to_date_new_york.sql": _microbatch("day", "{{ window_tvf.window_aggregate(ref('mbd_day_new_york'), "
             + MONTH_TO_DATE + ", 'item_id', {'orders': 'sum(orders)', 'quantity': 'sum(quantity)'}) }}"),
-        # The HOP TVF itself in a batch, then an aggregation of its rows by the model.
+        # The HOP TVF itself in a batch, then an aggregation of its rows by the model: one model text for the table
+        # and the microbatch model (window_partition_column selects the partition column in both).
         "models/full_hop_tvf.sql": _HOP_TVF.format(model_config=""),
         "models/mb_hop_tvf.sql": _HOP_TVF.format(model_config=_microbatch("hour", "").strip()),
         # Top-N over per-window sums (a window_aggregate CTE, then window_topn of windowed rows).
@@ -176,6 +177,12 @@ def files() -> dict[str, str]:
             from (select *, window(event_time, '1 hour', '15 minutes') as hopped from {{ ref('stg_events') }}) as rows
             group by hopped, item_id
         """)),
+        # For rebuild_range (parsed, never built): an hourly cascade over mb_tumble_15m through a view, which a
+        # rebuild_range call that lists both models does not list.
+        "models/cascade_tumble_15m_view.sql": "{{ config(materialized='view', event_time='window_time') }}\n"
+            "select * from {{ ref('mb_tumble_15m') }}\n",
+        "models/cascade_hour_over_view.sql": _microbatch("hour", "{{ window_tvf.window_aggregate(ref('cascade_tumble_15m_view'), "
+            "{'tvf': 'tumble', 'timecol': 'window_time', 'size': '1 hour'}, 'item_id', {'orders': 'sum(orders)'}) }}"),
         # A batch that fails until the gate table exists: for dbt retry.
         "models/mb_retry_hop_1h_15m.sql": _microbatch("hour", "select * from (" + CASES[1].call() + ") as windows\n"
             "{% if model.batch and model.batch.id == '20261101T03' %}where exists (select 1 from "
@@ -208,8 +215,14 @@ _HOP_TVF = """{model_config}
 with hopped as (
     {{{{ window_tvf.hop(ref('stg_events'), 'event_time', '15 minutes', '1 hour') }}}}
 )
-select window_start, window_end, window_time, {{{{ 'window_hour, ' if model.batch else '' }}}}item_id,
-    count(*) as orders, sum(quantity) as quantity
+select
+    window_start,
+    window_end,
+    window_time,
+    {{{{ window_tvf.window_partition_column('window_hour') }}}},
+    item_id,
+    count(*) as orders,
+    sum(quantity) as quantity
 from hopped
 group by all
 """

@@ -427,6 +427,16 @@ BAD_CALLS = [
         """window_tvf.dynamic_session: argument 'gap_ms' got "60000; drop table x"; expected a SQL expression""",
         id="dynamic-gap-not-an-expression",
     ),
+    pytest.param(
+        "window_partition_column('window_week')",
+        """window_tvf.window_partition_column: argument 'column' got "window_week"; expected one of window_hour, window_date, window_month, window_year: the UTC hour, date, month or year of the window's time, the grains of dbt's batches""",
+        id="partition-column-unknown",
+    ),
+    pytest.param(
+        "window_partition_column('window_hour', 'hopped.window_time')",
+        """window_tvf.window_partition_column: argument 'time_column' got "hopped.window_time"; expected a column name""",
+        id="partition-column-time-not-a-column",
+    ),
 ]
 
 

@@ -199,6 +199,98 @@ def test_warnings_say_what_a_model_gives_up(microbatch_project: Path) -> None:
     assert [sum(warning in line for line in run.log) for warning in (lookback, cte)] == [1, 1], run.messages
 
 
+@pytest.fixture(scope="module")
+def parsed_project(built, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The same project, never built: rebuild_range reads the manifest (and no table but a session model's)."""
+    root = project.write(tmp_path_factory.mktemp("microbatch_parsed"))
+    dbt(root, "deps")
+    return root
+
+
+def rebuild_range(root: Path, models: list[str], changed_from: str, changed_to: str) -> list[str]:
+    """What `dbt run-operation window_tvf.rebuild_range` printed, line by line."""
+    run = dbt(root, "run-operation", "window_tvf.rebuild_range", "--args",
+              "{models: [" + ", ".join(models) + "], changed_from: '" + changed_from + "', changed_to: '" + changed_to + "'}")
+    return next(message for message in run.log if message.startswith("window_tvf.rebuild_range:")).splitlines()
+
+
+HEADER = ("window_tvf.rebuild_range: input changed in [2026-11-01T03:00:00+00:00, 2026-11-01T04:00:00+00:00); "
+          "windows to rebuild:")
+HOP = ("  mb_hop_1h_15m (batch_size hour): window_time from 2026-11-01T02:59:59.999000+00:00 to "
+       "2026-11-01T05:00:00+00:00: batches 2026-11-01T02:00:00 to 2026-11-01T05:00:00")
+DAY_NEW_YORK = ("  mb_day_new_york (batch_size hour): window_time from 2026-11-01T01:59:59.999000+00:00 to "
+                "2026-11-02T05:00:00+00:00: batches 2026-11-01T01:00:00 to 2026-11-02T05:00:00")
+RUNS = "{} dbt runs that rebuild them, in this order (a model after the listed models it reads):"
+
+
+@pytest.mark.parametrize("models, printed", [
+    pytest.param(["mb_hop_1h_15m", "mb_day_new_york"], [
+        HEADER, HOP, DAY_NEW_YORK, RUNS.format(2),
+        "dbt run --select mb_hop_1h_15m --event-time-start 2026-11-01T02:00:00 --event-time-end 2026-11-01T05:00:00",
+        "dbt run --select mb_day_new_york --event-time-start 2026-11-01T01:00:00 --event-time-end 2026-11-02T05:00:00",
+    ], id="unrelated-models-each-their-own-range"),
+    # Listed out of build order: the manifest says the month to date reads the days.
+    pytest.param(["mbd_month_to_date_new_york", "mbd_hop_1h_15m", "mbd_day_new_york"], [
+        HEADER,
+        "  mbd_hop_1h_15m (batch_size day): window_time from 2026-11-01T02:59:59.999000+00:00 to "
+        "2026-11-01T05:00:00+00:00: batches 2026-11-01T00:00:00 to 2026-11-02T00:00:00",
+        "  mbd_day_new_york (batch_size day): window_time from 2026-11-01T01:59:59.999000+00:00 to "
+        "2026-11-02T05:00:00+00:00: batches 2026-11-01T00:00:00 to 2026-11-03T00:00:00",
+        "  mbd_month_to_date_new_york (batch_size day; reads mbd_day_new_york: input changed in "
+        "[2026-11-01T01:59:59.999000+00:00, 2026-11-02T05:00:00+00:00)): window_time from "
+        "2026-11-01T00:59:59.998000+00:00 to 2026-12-03T06:00:00+00:00: batches 2026-11-01T00:00:00 to 2026-12-04T00:00:00",
+        RUNS.format(3),
+        "dbt run --select mbd_hop_1h_15m --event-time-start 2026-11-01T00:00:00 --event-time-end 2026-11-02T00:00:00",
+        "dbt run --select mbd_day_new_york --event-time-start 2026-11-01T00:00:00 --event-time-end 2026-11-03T00:00:00",
+        "dbt run --select mbd_month_to_date_new_york --event-time-start 2026-11-01T00:00:00 "
+        "--event-time-end 2026-12-04T00:00:00",
+    ], id="a-cascade-grows-along-its-chain-only"),
+    # cascade_hour_over_view reads mb_tumble_15m through a view that is not listed; the 15-minute tumble and the hop
+    # share their batches, so one run.
+    pytest.param(["cascade_hour_over_view", "mb_day_new_york", "mb_tumble_15m", "mb_hop_1h_15m"], [
+        HEADER, DAY_NEW_YORK,
+        "  mb_tumble_15m (batch_size hour): window_time from 2026-11-01T02:59:59.999000+00:00 to "
+        "2026-11-01T04:15:00+00:00: batches 2026-11-01T02:00:00 to 2026-11-01T05:00:00",
+        "  cascade_hour_over_view (batch_size hour; reads mb_tumble_15m: input changed in "
+        "[2026-11-01T02:59:59.999000+00:00, 2026-11-01T04:15:00+00:00)): window_time from "
+        "2026-11-01T02:59:59.998000+00:00 to 2026-11-01T05:15:00+00:00: batches 2026-11-01T02:00:00 to 2026-11-01T06:00:00",
+        HOP, RUNS.format(3),
+        "dbt run --select mb_tumble_15m mb_hop_1h_15m --event-time-start 2026-11-01T02:00:00 "
+        "--event-time-end 2026-11-01T05:00:00",
+        "dbt run --select cascade_hour_over_view --event-time-start 2026-11-01T02:00:00 --event-time-end 2026-11-01T06:00:00",
+        "dbt run --select mb_day_new_york --event-time-start 2026-11-01T01:00:00 --event-time-end 2026-11-02T05:00:00",
+    ], id="a-mix-shares-runs-where-batches-agree"),
+    pytest.param(["mb_hop_1h_15m"], [
+        HEADER, HOP, "dbt run that rebuilds them:",
+        "dbt run --select mb_hop_1h_15m --event-time-start 2026-11-01T02:00:00 --event-time-end 2026-11-01T05:00:00",
+    ], id="one-model"),
+])
+def test_rebuild_range_reads_which_model_feeds_which(parsed_project: Path, models: list[str], printed: list[str]) -> None:
+    assert rebuild_range(parsed_project, models, "2026-11-01T03:00:00", "2026-11-01T04:00:00") == printed
+
+
+def test_rebuild_range_returns_the_arguments_of_its_runs(parsed_project: Path) -> None:
+    """One run: its two flags (what every call returned when all models got one range); several: each run's."""
+    def returned(models: list[str]) -> str:
+        run = dbt(parsed_project, "compile", "--quiet", "--inline",
+                  "{{ window_tvf.rebuild_range(" + repr(models) + ", '2026-11-01T03:00:00', '2026-11-01T04:00:00') }}")
+        return run.result.results[0].node.compiled_code.strip()
+
+    assert returned(["mb_hop_1h_15m"]) == "--event-time-start 2026-11-01T02:00:00 --event-time-end 2026-11-01T05:00:00"
+    assert returned(["mb_hop_1h_15m", "mb_day_new_york"]) == str([
+        "--select mb_hop_1h_15m --event-time-start 2026-11-01T02:00:00 --event-time-end 2026-11-01T05:00:00",
+        "--select mb_day_new_york --event-time-start 2026-11-01T01:00:00 --event-time-end 2026-11-02T05:00:00",
+    ])
+
+
+# The runs rebuild_range prints after CHANGED_HOUR changed, for the models of the test below.
+RUNS_AFTER_THE_CHANGE = [
+    ("mb_hop_1h_15m mb_session_10m", "2026-11-01T02:00:00", "2026-11-01T05:00:00"),
+    ("mb_cumulate_1h_1d", "2026-11-01T02:00:00", "2026-11-02T04:00:00"),
+    ("mb_day_new_york", "2026-11-01T01:00:00", "2026-11-02T05:00:00"),
+]
+
+
 def test_rebuild_range_after_an_input_hour_changed(microbatch_project: Path, spark: Any) -> None:
     """One input hour is corrected; the run-operation names the batches whose windows it changes; rebuilding those
     gives the full build's rows again (the full tables rebuilt from the corrected input)."""
@@ -208,17 +300,17 @@ def test_rebuild_range_after_an_input_hour_changed(microbatch_project: Path, spa
     dbt(root, "seed")
     dbt(root, "run", "--select", "stg_events", *[model.replace("mb_", "full_") for model in models])
     hour = project.CHANGED_HOUR
-    operation = dbt(root, "run-operation", "window_tvf.rebuild_range", "--args",
-                    "{models: [" + ", ".join(models) + "], changed_from: '" + hour.isoformat() + "', changed_to: '"
-                    + hour.replace(hour=hour.hour + 1).isoformat() + "'}")
-    command = next(line for line in operation.messages.splitlines() if line.startswith("dbt run --select"))
-    start, end = re.search(r"--event-time-start (\S+) --event-time-end (\S+)", command).groups()
-    # from 03:00 less New York's offset spread (an hour) and 1 ms: the batch of 01:00; the cumulate's day and New
-    # York's day reach into the next day.
-    assert start == "2026-11-01T01:00:00"
+    printed = rebuild_range(root, models, hour.isoformat(), hour.replace(hour=hour.hour + 1).isoformat())
+    runs = [re.fullmatch(r"dbt run --select (.+) --event-time-start (\S+) --event-time-end (\S+)", line).groups()
+            for line in printed if line.startswith("dbt run --select")]
+    # Each model from 03:00 less its zone's offset spread and 1 ms, to its windows' reach: the HOP to 05:00, the
+    # session to the end of the stored session the changed hour touches, New York's and the cumulate's days into the
+    # next day (the cumulate's in UTC, a day from 04:00).
+    assert runs == RUNS_AFTER_THE_CHANGE, printed
     stale = {model: compare(spark, model.replace("mb_", "full_"), model, *project.HOURLY)[1] for model in models}
     assert all(stale.values()), stale  # the correction changed every model's windows
-    build_range(root, " ".join(models), start, min(end, project.HOURLY[1]))
+    for selected, start, end in runs:
+        build_range(root, selected, start, min(end, project.HOURLY[1]))
     assert {model: compare(spark, model.replace("mb_", "full_"), model, *project.HOURLY)[1:] for model in models} == {
         model: (0, 0) for model in models
     }

@@ -478,8 +478,9 @@ def test_each_model_reads_only_what_its_interval_needs(first_three_intervals: di
     """From Spark's executed plans: every scan of a partitioned pipeline table by a model has partition filters on
     its partition column, and reads exactly the partitions its interval needs (arrival hours 00-03 exist; the
     cumulate and the local days read the day's 15-minute windows, one date, never the day's events; the sessions the
-    hours from that of the earliest on-time event on); the landing files read are the interval's own. The other queries of the run (dbt tests, the rejection gates, the Great Expectations
-    suites with the input accounting) filter every partitioned table they scan on its partition column too."""
+    hours from that of the earliest on-time event on); the landing files read are the interval's own. The other
+    queries of the run (dbt tests, the rejection gates, the Great Expectations suites with the input accounting)
+    filter every partitioned table they scan on its partition column too."""
     from window_tvf_pipeline.spark import last_execution_id, queries_since
 
     assert spark.sql(f"show partitions {SCHEMA}.int_order_events").count() == 4
@@ -589,3 +590,19 @@ def test_a_landing_file_without_its_hour_stops_the_run_naming_it(tmp_path: Path)
             f"(for example events_2026-01-01T03.jsonl), with the hour it arrived in; rename it, or move it out of {misnamed.parent}"
         )
         misnamed.unlink()
+
+
+def test_the_warm_up_reads_its_own_lines_and_changes_no_table(first_three_intervals: dict, spark: Any) -> None:
+    """warm_up runs the staging model's parse over its six lines (both paths, every verdict it documents) and opens
+    Great Expectations' context, writing no pipeline table and no landing file an interval reads; a parser that gave
+    other verdicts would stop the start, naming them."""
+    from window_tvf_pipeline.landing import event_files
+    from window_tvf_pipeline.warm_up import warm_up
+
+    def state() -> tuple:
+        files = event_files(SETTINGS.landing_dir, SETTINGS.start, SETTINGS.start + timedelta(hours=6))
+        return files, spark.sql(f"select count(*), count(distinct arrival_hour) from {SCHEMA}.stg_order_events").first()
+
+    before = state()
+    assert warm_up(SETTINGS) > 0
+    assert state() == before
