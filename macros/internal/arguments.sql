@@ -44,7 +44,8 @@
 
 {#-
     The relation: a ref()/source() relation, or a string naming a table or CTE. Relations are checked against the
-    warehouse (the time column exists and is a timestamp, no window column would be duplicated); a CTE name can
+    warehouse (the time column exists and is a timestamp, no window column would be duplicated), and so is a
+    schema-qualified name of a table the warehouse has (taken as that relation); any other name (a CTE's) can
     only be checked for its form, and Spark reports unknown columns when the query runs.
 -#}
 {% macro _relation(value, macro_name) %}
@@ -56,7 +57,9 @@
             {{ window_tvf._argument_error(macro_name, 'relation', value,
                 "expected a ref()/source() relation or the name of a table or CTE, such as 'bids' or 'analytics.bids'") }}
         {%- endif -%}
-        {{ return(value | trim) }}
+        {#- A schema-qualified name of a table the warehouse has is that relation: its columns and types are known. -#}
+        {%- set table = window_tvf._warehouse_table(value) -%}
+        {{ return(value | trim if table is none else table) }}
     {%- elif value.render is not defined or value.identifier is not defined -%}
         {{ window_tvf._argument_error(macro_name, 'relation', value, "expected a ref()/source() relation or a table/CTE name") }}
     {%- endif -%}

@@ -170,15 +170,16 @@ def write_events(spark, name: str, keys: int) -> None:
     """)
 
 
-def compiled_aggregations(relation: str, **arguments: str) -> tuple[dict[str, str], list[str]]:
-    """Each of SHUFFLE_WINDOWS aggregated over `relation` (Jinja: a relation or a quoted CTE name), compiled in one
-    dbt invocation; and what dbt logged."""
+def compiled_aggregations(relation: str, prefix: str = "", windows: dict[str, str] = SHUFFLE_WINDOWS,
+                          **arguments: str) -> tuple[dict[str, str], list[str]]:
+    """Each of `windows` aggregated over `relation` (Jinja: a relation or a quoted name), compiled in one dbt
+    invocation, each call after `prefix` (a WITH clause defining CTEs); and what dbt logged."""
     extra = "".join(f", {name}={value}" for name, value in arguments.items())
-    calls = [f"{{{{ window_tvf.window_aggregate({relation}, {window}, 'event_key', {SHUFFLE_AGGREGATES}{extra}) }}}}"
-             for window in SHUFFLE_WINDOWS.values()]
+    calls = [f"{prefix}{{{{ window_tvf.window_aggregate({relation}, {window}, 'event_key', {SHUFFLE_AGGREGATES}{extra}) }}}}"
+             for window in windows.values()]
     run = run_dbt(["compile", "--quiet", "--inline", "\n;\n".join(calls)])
     assert run.success, run.messages
-    return dict(zip(SHUFFLE_WINDOWS, run.result.results[0].node.compiled_code.split("\n;\n"))), run.log
+    return dict(zip(windows, run.result.results[0].node.compiled_code.split("\n;\n"))), run.log
 
 
 def table(name: str) -> str:
@@ -203,6 +204,29 @@ def test_the_shuffle_follows_the_rows_per_key_and_slice_read_at_compile_time(bui
         # read once per relation, keys and slice length in a model: hop and cumulate share their 1-hour slices
         estimates = [line for line in log if "window_tvf: partial aggregation of" in line]
         assert len(estimates) == 2 and all("20000 rows" in line for line in estimates), estimates
+
+
+def test_a_name_is_estimated_on_the_relation_it_is_built_on(built: DbtRun, spark) -> None:
+    # A schema-qualified table name, a CTE selecting from it (filtered), and a CTE over that CTE get the plan the
+    # relation gets, estimated on the table; a CTE that renames the time column cannot be followed and keeps the
+    # rows shuffled by key. On two keys the estimate says partials first, on a key per row the rows shuffled.
+    write_events(spark, "two_keys", 2)
+    write_events(spark, "own_keys", 0)
+    for name, shuffled in [("two_keys", False), ("own_keys", True)]:
+        qualified = f"{SHUFFLE_SCHEMA}.{name}"
+        ctes = (f"with recent as (select * from {qualified} where amount >= 0), "
+                f"narrow as (select event_key, ts, amount from recent), "
+                f"renamed as (select event_key, ts as event_time, amount from {qualified}) ")
+        inputs = {"table name": ("", f"'{qualified}'"), "cte": (ctes, "'recent'"), "cte of a cte": (ctes, "'narrow'")}
+        for label, (prefix, relation) in inputs.items():
+            plans, log = compiled_aggregations(relation, prefix=prefix)
+            assert {kind: "distribute by event_key" in sql for kind, sql in plans.items()} == dict.fromkeys(plans, shuffled), (name, label)
+            estimates = [line for line in log if "window_tvf: partial aggregation of" in line]
+            assert len(estimates) == 2 and all(name in line and "20000 rows" in line for line in estimates), "\n".join(estimates)
+        renamed = {k: v.replace("'ts'", "'event_time'") for k, v in SHUFFLE_WINDOWS.items()}
+        plans, log = compiled_aggregations("'renamed'", prefix=ctes, windows=renamed)
+        assert all("distribute by event_key" in sql for sql in plans.values()), name
+        assert not [line for line in log if "window_tvf: partial aggregation of" in line]
 
 
 def test_a_shuffle_chosen_at_compile_time_stays_exact_when_the_keys_change(built: DbtRun, spark) -> None:
