@@ -49,17 +49,29 @@
     {{ return(relation if known else none) }}
 {% endmacro %}
 
-{#-
-    The text of the calling model's CTE `name` (between the parentheses of `name as (...)`, as written, Jinja
-    included), or none: no such CTE in the model's SQL, or no model (a macro run on its own).
--#}
+{#- The text of the calling model's CTE `name` (between the parentheses of `name as (...)`), or none. -#}
 {% macro _cte_body(name) %}
+    {%- set found = window_tvf._cte_definition(name) -%}
+    {{ return(none if found is none else found.body) }}
+{% endmacro %}
+
+{#-
+    Where the calling model's SQL (as written, Jinja included) defines the CTE `name`: {body: the text between the
+    parentheses of `name as (...)`, prefix: the text from its WITH clause's `with` to the closing parenthesis, when
+    that WITH clause is the statement's own (not in parentheses)}, or none: no such CTE, or no model (a macro run on
+    its own).
+-#}
+{% macro _cte_definition(name) %}
     {%- set raw = model.get('raw_code') if model is mapping else none -%}
     {%- if not raw -%}{{ return(none) }}{%- endif -%}
     {%- set start = modules.re.search('(?i)(?:\\bwith|,)\\s*`?' ~ modules.re.escape(name) ~ '`?\\s+as\\s*\\(', raw) -%}
     {%- if not start -%}{{ return(none) }}{%- endif -%}
-    {%- set scan = namespace(depth=1, quote=none, end=none) -%}
-    {%- for character in raw[start.end():] if scan.end is none -%}
+    {#- One pass over the text: the depth of parentheses (quotes skipped) where the statement's `with` is, where the
+        definition starts, and where its parenthesis closes. -#}
+    {%- set scan = namespace(depth=0, quote=none, end=none, with_at=none, start_depth=none) -%}
+    {%- for character in raw if scan.end is none -%}
+        {%- set at = loop.index0 -%}
+        {%- if at == start.start() -%}{%- set scan.start_depth = scan.depth -%}{%- endif -%}
         {%- if scan.quote -%}
             {%- if character == scan.quote -%}{%- set scan.quote = none -%}{%- endif -%}
         {%- elif character in ("'", '"', '`') -%}
@@ -68,10 +80,49 @@
             {%- set scan.depth = scan.depth + 1 -%}
         {%- elif character == ')' -%}
             {%- set scan.depth = scan.depth - 1 -%}
-            {%- if scan.depth == 0 -%}{%- set scan.end = loop.index0 -%}{%- endif -%}
+            {%- if at >= start.end() and scan.depth == scan.start_depth -%}{%- set scan.end = at -%}{%- endif -%}
+        {%- elif scan.depth == 0 and scan.with_at is none and at < start.start() + 1
+            and raw[at:at + 4] | lower == 'with' and not modules.re.match('\\w', raw[at - 1:at] if at else ' ')
+            and not modules.re.match('\\w', raw[at + 4:at + 5]) -%}
+            {%- set scan.with_at = at -%}
         {%- endif -%}
     {%- endfor -%}
-    {{ return(none if scan.end is none else raw[start.end():start.end() + scan.end]) }}
+    {%- if scan.end is none -%}{{ return(none) }}{%- endif -%}
+    {{ return({'body': raw[start.end():scan.end],
+        'prefix': raw[scan.with_at:scan.end + 1] if scan.with_at is not none and scan.start_depth == 0 else none}) }}
+{% endmacro %}
+
+{#-
+    {call: its type} for aggregate calls such as 'sum(price)' over the calling model's CTE `name`, read when the
+    model compiles (`describe query` of the model's WITH clause up to that CTE, its Jinja rendered); none when that
+    cannot be done safely: no such CTE in the statement's own WITH clause, or a relation it reads that the warehouse
+    does not have (yet), so that describing it would fail the model.
+-#}
+{% macro _cte_types(name, calls) %}
+    {%- if not execute -%}{{ return(none) }}{%- endif -%}
+    {%- set found = window_tvf._cte_definition(window_tvf._unquoted(name | trim)) -%}
+    {%- if found is none or found.prefix is none -%}{{ return(none) }}{%- endif -%}
+    {%- for read in window_tvf._read_relations(found.prefix) -%}
+        {%- if read.relation is defined and not window_tvf._known_columns(read.relation) -%}
+            {{ return(none) }}
+        {%- elif read.name is defined and not modules.re.search('(?i)(?:\\bwith|,)\\s*`?' ~ modules.re.escape(read.name)
+            ~ '`?\\s+as\\s*\\(', found.prefix) and window_tvf._warehouse_table(read.name) is none -%}
+            {{ return(none) }}
+        {%- endif -%}
+    {%- endfor -%}
+    {%- set described -%}
+        describe query {{ render(found.prefix) }}
+        select
+            {%- for call in calls %}
+            {{ call }} as window_tvf__type_{{ loop.index }}{{ ',' if not loop.last }}
+            {%- endfor %}
+        from {{ name }}
+    {%- endset -%}
+    {%- set types = {} -%}
+    {%- for row in run_query(described).rows -%}
+        {%- do types.update({calls[loop.index0]: row[1] | lower}) -%}
+    {%- endfor -%}
+    {{ return(types) }}
 {% endmacro %}
 
 {#-

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 
 from dbt_harness import DbtRun, compiled, run_dbt
 from test_documented_examples import equality_results
@@ -227,6 +228,12 @@ def test_a_name_is_estimated_on_the_relation_it_is_built_on(built: DbtRun, spark
         plans, log = compiled_aggregations("'renamed'", prefix=ctes, windows=renamed)
         assert all("distribute by event_key" in sql for sql in plans.values()), name
         assert not [line for line in log if "window_tvf: partial aggregation of" in line]
+    # in a model's SQL, a CTE over a ref(): estimated on the model (here a seed) it refers to
+    run = run_dbt(["compile", "--quiet", "--inline", "with bids as (select * from {{ ref('bid') }} where price > 0) "
+                   "{{ window_tvf.window_aggregate('bids', {'tvf': 'hop', 'timecol': 'bidtime', 'slide': '5 minutes', "
+                   "'size': '10 minutes'}, 'item', {'total': 'sum(price)'}) }}"])
+    assert run.success, run.messages
+    assert [line for line in run.log if re.search(r"partial aggregation of \S*bid`? \(which bids reads\) by item", line)], run.log
 
 
 def test_a_shuffle_chosen_at_compile_time_stays_exact_when_the_keys_change(built: DbtRun, spark) -> None:

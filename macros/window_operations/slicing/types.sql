@@ -8,7 +8,9 @@
     sum(x) over the input:
       - when the input's columns are known (a ref() or source(), a table dbt knows): read when the model compiles
         (one `describe query` of the sums over the relation, kept in the model's context), then a cast;
-      - otherwise (a CTE name): each merged sum carries a hidden partial `if(false, sum(x), null)`, a NULL of the
+      - for a CTE of the model: the same, from a `describe query` of the model's WITH clause up to it, when every
+        relation it reads exists (macros/internal/cte_sources.sql, _cte_types);
+      - otherwise (a temporary view's name, a CTE that cannot be described): each merged sum carries a hidden partial `if(false, sum(x), null)`, a NULL of the
         row path's type that merges with min (which keeps its type), and the final value is
         lag(template, 1, merged sum) over a window whose partitions are single output rows: Spark casts a lag's
         default to the type of its value, so that is the merged sum, cast (_value_as_type_of). SQL has no cast to
@@ -52,12 +54,23 @@
 {% endmacro %}
 
 {#-
-    {sum argument: the type of sum(argument) over `relation`}, read once per relation and model; none when the
-    relation's columns are not known (a CTE name, an ephemeral model, dbt's parse phase).
+    {sum argument: the type of sum(argument) over `relation`}, read once per relation and model (for a CTE name,
+    from the model's own WITH clause: _cte_types); none when they cannot be read (a CTE that _cte_types cannot
+    describe safely, a temporary view's name, an ephemeral model, dbt's parse phase).
 -#}
 {% macro _row_sum_types(relation, arguments) %}
     {%- set relation = context.get('window_tvf__batch_relations', {}).get(relation, relation)
         if relation is string else relation -%}
+    {%- if execute and relation is string -%}
+        {#- A CTE of the model: described with the model's WITH clause up to it, when that is safe (cte_sources.sql). -#}
+        {%- set calls = [] -%}
+        {%- for argument in arguments -%}{%- do calls.append('sum(' ~ argument ~ ')') -%}{%- endfor -%}
+        {%- set described = window_tvf._cte_types(relation, calls) -%}
+        {%- if described is none -%}{{ return(none) }}{%- endif -%}
+        {%- set types = {} -%}
+        {%- for argument in arguments -%}{%- do types.update({argument: described[calls[loop.index0]]}) -%}{%- endfor -%}
+        {{ return(types) }}
+    {%- endif -%}
     {%- if not execute or relation is string or not window_tvf._known_columns(relation) -%}
         {{ return(none) }}
     {%- endif -%}
