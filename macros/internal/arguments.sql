@@ -44,9 +44,10 @@
 
 {#-
     The relation: a ref()/source() relation, or a string naming a table or CTE. Relations are checked against the
-    warehouse (the time column exists and is a timestamp, no window column would be duplicated), and so is a
-    schema-qualified name of a table the warehouse has (taken as that relation); any other name (a CTE's) can
-    only be checked for its form, and Spark reports unknown columns when the query runs.
+    warehouse (the time column exists and is a timestamp, no window column would be duplicated), and so are a
+    schema-qualified name of a table the warehouse has (taken as that relation) and a CTE of the model that can be
+    described (_known_columns); any other name can only be checked for its form, and Spark reports unknown columns
+    when the query runs.
 -#}
 {% macro _relation(value, macro_name) %}
     {%- if value is string and value in context.get('window_tvf__batch_relations', {}) -%}
@@ -71,8 +72,10 @@
 {% endmacro %}
 
 {#-
-    Columns of a relation known to the warehouse, as {lower-case name: data type}; empty when it cannot be known:
-    a CTE name, or a relation that dbt renders as a CTE (ephemeral models and unit-test fixtures, `__dbt__cte__*`).
+    Columns of a relation known to the warehouse, or of a CTE of the model (described with the model's WITH clause
+    up to it: cte_sources.sql), as {lower-case name: data type}; empty when they cannot be known: another name (a
+    temporary view's, a CTE that cannot be described safely), or a relation that dbt renders as a CTE (ephemeral
+    models and unit-test fixtures, `__dbt__cte__*`).
     Read once per relation and model (kept in the model's context): a macro checks columns and reads the time
     column's type, and window operations call several macros on the same relation. The names as the warehouse
     spells them: _known_column_names.
@@ -81,17 +84,25 @@
     {%- set cache = context.get('window_tvf__known_columns', {}) -%}
     {%- set key = relation | string -%}
     {%- if key in cache -%}{{ return(cache[key]) }}{%- endif -%}
-    {%- if not execute or relation is string or (relation.identifier or '').startswith('__dbt__cte__') -%}
+    {%- if not execute or (relation is not string and (relation.identifier or '').startswith('__dbt__cte__')) -%}
         {{ return({}) }}
     {%- endif -%}
     {%- set columns, names = {}, [] -%}
-    {#- In a microbatch batch a ref() carries dbt's event-time filter, which adapters render into `describe`. -#}
-    {%- set unfiltered = relation.incorporate(event_time_filter=none) if relation.event_time_filter is defined
-        and relation.event_time_filter else relation -%}
-    {%- for column in adapter.get_columns_in_relation(unfiltered) -%}
-        {%- do columns.update({column.name | lower: column.data_type | lower}) -%}
-        {%- do names.append(column.name) -%}
-    {%- endfor -%}
+    {%- if relation is string -%}
+        {#- A CTE of the model: described with the model's WITH clause up to it, when that is safe (cte_sources.sql). -#}
+        {%- for name, data_type in window_tvf._cte_columns(relation) or [] -%}
+            {%- do columns.update({name | lower: data_type | lower}) -%}
+            {%- do names.append(name) -%}
+        {%- endfor -%}
+    {%- else -%}
+        {#- In a microbatch batch a ref() carries dbt's event-time filter, which adapters render into `describe`. -#}
+        {%- set unfiltered = relation.incorporate(event_time_filter=none) if relation.event_time_filter is defined
+            and relation.event_time_filter else relation -%}
+        {%- for column in adapter.get_columns_in_relation(unfiltered) -%}
+            {%- do columns.update({column.name | lower: column.data_type | lower}) -%}
+            {%- do names.append(column.name) -%}
+        {%- endfor -%}
+    {%- endif -%}
     {%- set names_cache = context.get('window_tvf__known_column_names', {}) -%}
     {%- do cache.update({key: columns}) -%}
     {%- do names_cache.update({key: names}) -%}

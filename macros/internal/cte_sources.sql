@@ -1,11 +1,14 @@
 {#
-    What a relation given by name is built on, for what is read from the warehouse when a model compiles (the
-    slices' shuffle estimate, shuffle.sql). A name is a table's or a CTE's of the calling model: the warehouse
-    knows a table but not a CTE. So a schema-qualified name is looked up in the warehouse (and then taken as that
-    relation by every macro: _relation, arguments.sql), and a CTE name is
-    followed to the relations its definition in the model's own SQL selects from: a ref(), a source() or a
-    schema-qualified table, through other CTEs of the model. Only performance follows from this (an estimate of
-    how the rows group), never a result or a type: a name that cannot be followed is left unknown.
+    What a relation given by name is, or is built on, for what a model reads from the warehouse when it compiles. A
+    name is a table's or a CTE's of the calling model: the warehouse knows a table but not a CTE.
+      - A schema-qualified name is looked up in the warehouse, and then taken as that relation by every macro
+        (_relation, arguments.sql).
+      - A CTE's shuffle estimate (shuffle.sql) is read on the relation its definition in the model's own SQL
+        selects from: a ref(), a source() or a schema-qualified table, through other CTEs of the model
+        (_built_on). Only the plan follows from that, never a result.
+      - A CTE's column types (types.sql) are its own: a `describe query` of the model's WITH clause up to it
+        (_cte_types), when every relation that clause reads exists.
+    A name that cannot be followed is left unknown, as it was before any of this.
 #}
 
 {#-
@@ -64,6 +67,15 @@
 {% macro _cte_definition(name) %}
     {%- set raw = model.get('raw_code') if model is mapping else none -%}
     {%- if not raw -%}{{ return(none) }}{%- endif -%}
+    {#- Comments (Jinja's and SQL's) become spaces of the same length: neither a `with` nor a parenthesis in them
+        counts, and the prefix renders without them. -#}
+    {%- set blanked = namespace(text='', at=0) -%}
+    {%- for comment in modules.re.finditer('(?s)\\{#.*?#\\}|/\\*.*?\\*/|--[^\\n]*', raw) -%}
+        {%- set blanked.text = blanked.text ~ raw[blanked.at:comment.start()]
+            ~ modules.re.sub('[^\\n]', ' ', comment.group(0)) -%}
+        {%- set blanked.at = comment.end() -%}
+    {%- endfor -%}
+    {%- set raw = blanked.text ~ raw[blanked.at:] -%}
     {%- set start = modules.re.search('(?i)(?:\\bwith|,)\\s*`?' ~ modules.re.escape(name) ~ '`?\\s+as\\s*\\(', raw) -%}
     {%- if not start -%}{{ return(none) }}{%- endif -%}
     {#- One pass over the text: the depth of parentheses (quotes skipped) where the statement's `with` is, where the
@@ -94,11 +106,39 @@
 
 {#-
     {call: its type} for aggregate calls such as 'sum(price)' over the calling model's CTE `name`, read when the
-    model compiles (`describe query` of the model's WITH clause up to that CTE, its Jinja rendered); none when that
-    cannot be done safely: no such CTE in the statement's own WITH clause, or a relation it reads that the warehouse
-    does not have (yet), so that describing it would fail the model.
+    model compiles; none when the CTE cannot be described (_described_cte).
 -#}
 {% macro _cte_types(name, calls) %}
+    {%- set select_list = [] -%}
+    {%- for call in calls -%}{%- do select_list.append(call ~ ' as window_tvf__type_' ~ loop.index) -%}{%- endfor -%}
+    {%- set rows = window_tvf._described_cte(name, select_list | join(', ')) -%}
+    {%- if rows is none -%}{{ return(none) }}{%- endif -%}
+    {%- set types = {} -%}
+    {%- for row in rows -%}{%- do types.update({calls[loop.index0]: row[1] | lower}) -%}{%- endfor -%}
+    {{ return(types) }}
+{% endmacro %}
+
+{#-
+    The columns of the calling model's CTE `name` as [(name, data type)], as the warehouse would give a table's
+    (_known_columns, arguments.sql); none when the CTE cannot be described (_described_cte).
+-#}
+{% macro _cte_columns(name) %}
+    {%- set rows = window_tvf._described_cte(name, '*') -%}
+    {%- if rows is none -%}{{ return(none) }}{%- endif -%}
+    {%- set columns = [] -%}
+    {%- for row in rows if row[0] and not (row[0] | string).startswith('#') -%}
+        {%- do columns.append((row[0] | string, row[1] | string)) -%}
+    {%- endfor -%}
+    {{ return(columns) }}
+{% endmacro %}
+
+{#-
+    The rows of `describe query <the model's WITH clause up to the CTE name> select <select_list> from name`: the
+    CTE's own types, read when the model compiles (analysis only: nothing runs). None when that cannot be done
+    safely: no such CTE in the statement's own WITH clause, or a relation the clause reads that the warehouse does
+    not have (yet), so that describing it would fail the model.
+-#}
+{% macro _described_cte(name, select_list) %}
     {%- if not execute -%}{{ return(none) }}{%- endif -%}
     {%- set found = window_tvf._cte_definition(window_tvf._unquoted(name | trim)) -%}
     {%- if found is none or found.prefix is none -%}{{ return(none) }}{%- endif -%}
@@ -110,30 +150,18 @@
             {{ return(none) }}
         {%- endif -%}
     {%- endfor -%}
-    {%- set described -%}
-        describe query {{ render(found.prefix) }}
-        select
-            {%- for call in calls %}
-            {{ call }} as window_tvf__type_{{ loop.index }}{{ ',' if not loop.last }}
-            {%- endfor %}
-        from {{ name }}
-    {%- endset -%}
-    {%- set types = {} -%}
-    {%- for row in run_query(described).rows -%}
-        {%- do types.update({calls[loop.index0]: row[1] | lower}) -%}
-    {%- endfor -%}
-    {{ return(types) }}
+    {{ return(run_query('describe query ' ~ render(found.prefix) ~ ' select ' ~ select_list ~ ' from ' ~ name).rows) }}
 {% endmacro %}
 
 {#-
     What `body` (a CTE's SQL as written) reads, in order: {relation} for each ref() and source() call that the
     model declares (dbt knows the model depends on it), {name} for each other name after FROM or JOIN (another CTE,
-    or a schema-qualified table).
+    or a table); a table-valued function (`from range(10)`) reads nothing.
 -#}
 {% macro _read_relations(body) %}
     {%- set found = [] -%}
     {%- set pattern = "(?is)\\b(ref|source)\\s*\\(\\s*['\"]([^'\"]+)['\"]\\s*(?:,\\s*['\"]([^'\"]+)['\"]\\s*)?\\)"
-        ~ "|\\b(?:from|join)\\s+(`?[A-Za-z_][A-Za-z0-9_]*`?(?:\\.`?[A-Za-z_][A-Za-z0-9_]*`?)?)" -%}
+        ~ "|\\b(?:from|join)\\s+(`?[A-Za-z_][A-Za-z0-9_]*`?(?:\\.`?[A-Za-z_][A-Za-z0-9_]*`?)?)(?![A-Za-z0-9_`.]|\\s*\\()" -%}
     {%- for match in modules.re.finditer(pattern, body) -%}
         {%- if match.group(1) | lower == 'ref' -%}
             {%- set ref_name = match.group(3) or match.group(2) -%}

@@ -36,7 +36,9 @@
             "slicing needs a tumble, hop or cumulate window spec (or a session whose partition keys are in group_by), "
             ~ "no grouping sets, aggregates that read neither window columns nor * (count(*) aside) and, except for "
             ~ "tumble and session, aggregates that merge: count, count_if, sum, min, max, avg, bool_and/every, bool_or/some, "
-            ~ "count(distinct x) of one value without FILTER, and the approx_distinct forms") }}
+            ~ "count(distinct x) of one value without FILTER, and the approx_distinct forms; avg merges when the input's "
+            ~ "types are known when the model compiles (a ref(), a source(), a table name or a CTE of the model whose "
+            ~ "relations exist) and a decimal input is at most decimal(24,s) (decimal(22+s,s) for s < 2)") }}
     {%- endif -%}
     {{ return(window_tvf._row_aggregate_sql(relation, window, keys, measures, window_tvf._grouping_clause(keys, grouping))) }}
 {% endmacro %}

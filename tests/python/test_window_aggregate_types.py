@@ -19,14 +19,14 @@ from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 import pytest
 
-from dbt_harness import DbtRun, compiled, run_dbt
+from dbt_harness import DbtRun, compile_error, compiled, run_dbt
 
 SCHEMA = "window_tvf_types"
 COLUMNS = {"i": "int", "b": "bigint", "d": "decimal(10,2)", "w": "decimal(30,10)", "f": "double"}
-# SQL's type of each aggregate over each column type: the row path's (avg is sum / count there, as on the sliced path)
+# SQL's type of each aggregate over each column type: the row path's, which calls the aggregate itself
 SUM_TYPE = {"int": "bigint", "bigint": "bigint", "decimal(10,2)": "decimal(20,2)", "decimal(30,10)": "decimal(38,10)",
             "double": "double"}
-AVG_TYPE = {"int": "double", "bigint": "double", "decimal(10,2)": "decimal(38,20)", "decimal(30,10)": "decimal(38,10)",
+AVG_TYPE = {"int": "double", "bigint": "double", "decimal(10,2)": "decimal(14,6)", "decimal(30,10)": "decimal(34,14)",
             "double": "double"}
 HOP_15M = "{'tvf': 'hop', 'timecol': 'ts', 'slide': '15 minutes', 'size': '1 hour'}"
 WINDOWS = {
@@ -41,6 +41,13 @@ WINDOWS = {
 PLANS = {"tumble": ["none"], "hop 1 h / 15 min": ["'few'", "'many'", "none"], "hop 1 day / 1 h": ["'few'", "'many'"],
          "cumulate": ["'few'", "'many'"], "session": ["'few'", "'many'"]}
 START = datetime(2024, 3, 1, tzinfo=timezone.utc)
+
+
+def sliceable(aggregates: dict[str, str], form: str) -> dict[str, str]:
+    """`aggregates` without the avgs that cannot be sliced (test below): over a view's name (types unknown when the
+    query compiles) or over w, a decimal(30,10), wider than decimal(24,s)."""
+    return {name: call for name, call in aggregates.items()
+            if not (name.startswith("avg_") and (form == "view name" or call == "avg(w)"))}
 
 
 def measures(columns: list[str]) -> dict[str, str]:
@@ -100,9 +107,11 @@ def inputs(built: DbtRun, spark) -> dict[str, str]:
             "cascade cte name": "'quarter_cte'"}
 
 
-# CTEs of the compiled statement (as in a model's SQL): their types are read when it compiles (describe query)
-CTES = (f"with typed_cte as (select * from {SCHEMA}.typed_events where k is not null or k is null), "
-        f"quarter_cte as (select * from {SCHEMA}.quarter_hours) ")
+# CTEs of the compiled statement (as in a model's SQL): their types are read when it compiles (describe query of
+# the WITH clause; the comments, with a `with` and a parenthesis in them, do not count)
+CTES = ("{# with (a Jinja comment #} -- with (a SQL comment\n"
+        f"with typed_cte as (select * from {SCHEMA}.typed_events where k is not null or k is null), "
+        f"/* with ( */ quarter_cte as (select * from {SCHEMA}.quarter_hours) ")
 
 
 def table(name: str) -> str:
@@ -129,15 +138,15 @@ def test_every_plan_gives_the_row_paths_types_and_values(inputs: dict[str, str],
         # on a view's name the types are read when the query runs, after the merges: a decimal(30,10) sum merged
         # by + over four slices (the lead path) fails (test below), so the view's lead path leaves w out
         columns = [c for c in COLUMNS if not (form == "view name" and window == "hop 1 h / 15 min" and c == "w")]
-        aggregates = measures(columns)
+        aggregates = sliceable(measures(columns), form)
         calls.append(call(inputs["relation"], WINDOWS[window], aggregates, "strategy='rows'"))
         labels.append((window, "rows", columns))
         for keys in plans:
             calls.append(prefix + call(inputs[form], WINDOWS[window], aggregates, f"strategy='slices', keys={keys}"))
             labels.append((window, f"keys={keys}", columns))
     # a cascade: the 15-minute sums rolled up to hours
-    cascade = {"sum_d": "sum(d_total)", "avg_d": "avg(d_total)", "sum_i": "sum(i_total)", "avg_i": "avg(i_total)",
-               "sum_f": "sum(f_total)", "max_d": "max(d_total)"}
+    cascade = sliceable({"sum_d": "sum(d_total)", "avg_d": "avg(d_total)", "sum_i": "sum(i_total)",
+                         "avg_i": "avg(i_total)", "sum_f": "sum(f_total)", "max_d": "max(d_total)"}, form)
     window_time_hop = HOP_15M.replace("'ts'", "'window_time'")
     calls.append(call(inputs["cascade relation"], window_time_hop, cascade, "strategy='rows'"))
     labels.append(("cascade", "rows", None))
@@ -151,10 +160,13 @@ def test_every_plan_gives_the_row_paths_types_and_values(inputs: dict[str, str],
         types, rows = result(spark, sql)
         if plan == "rows":
             if window == "cascade":
-                expected = {"sum_d": "decimal(30,2)", "avg_d": "decimal(38,10)", "sum_i": "bigint", "avg_i": "double",
+                expected = {"sum_d": "decimal(30,2)", "avg_d": "decimal(24,6)", "sum_i": "bigint", "avg_i": "double",
                             "sum_f": "double", "max_d": "decimal(20,2)"}
+                expected = {name: expected[name] for name in cascade}
             else:
-                expected = expected_types({column: COLUMNS[column] for column in columns})
+                names = sliceable(measures(columns), form)
+                expected = {name: type_ for name, type_ in expected_types({c: COLUMNS[c] for c in columns}).items()
+                            if name in names}
             assert {name: types[name] for name in expected} == expected, window
             assert len(rows) > 20, window
             reference[window] = (types, rows)
@@ -168,9 +180,9 @@ def test_every_plan_gives_the_row_paths_types_and_values(inputs: dict[str, str],
 
 
 def test_the_row_path_gives_sqls_values(inputs: dict[str, str], spark) -> None:
-    # Tumbling and hopping windows on UTC's clock against a Python model: sums and counts exact, avg as the
-    # row path computes it (the sum divided by the count, rounded half up at the division's decimal places;
-    # double division for int, bigint and double), distinct counts exact, approx_distinct exact at these counts.
+    # Tumbling and hopping windows on UTC's clock against a Python model: sums and counts exact, avg as Spark's avg
+    # computes it (the sum divided by the count, rounded half up once, at the decimal places of avg's type; double
+    # division for int, bigint and double), distinct counts exact, approx_distinct exact at these counts.
     aggregates = measures(list(COLUMNS))
     windows = {"tumble": [(0, 3600)], "hop 1 h / 15 min": [(-2700, 3600), (-1800, 3600), (-900, 3600), (0, 3600)]}
     queries = compiled("\n;\n".join(call(inputs["relation"], WINDOWS[window], aggregates, "strategy='rows'")
@@ -210,12 +222,25 @@ def average(total, count: int, column: str):
         return (Decimal(total) / Decimal(count)).quantize(scale, rounding=ROUND_HALF_UP)
 
 
+def test_an_avg_slices_only_where_sparks_quotient_can_be_written(inputs: dict[str, str], spark) -> None:
+    # Spark's avg rounds its quotient once, at its type's scale; a sliced avg reproduces that with operand types
+    # that need the input's types when the query compiles, and a dividend that holds the sum. Over a view's name,
+    # and over a decimal(30,10) (sums of 38 digits), strategy='slices' says so; 'auto' takes the row path.
+    hop = WINDOWS["hop 1 day / 1 h"]
+    for relation, aggregates in [(inputs["view name"], {"mean": "avg(d)"}), (inputs["relation"], {"mean": "avg(w)"})]:
+        message = compile_error(call(relation, hop, aggregates, "strategy='slices'"))
+        assert "avg merges when the input's types are known when the model compiles" in message, message
+        auto, rows = compiled(call(relation, hop, aggregates, "strategy='auto'") + "\n;\n"
+                              + call(relation, hop, aggregates, "strategy='rows'")).split("\n;\n")
+        assert auto == rows
+
+
 def test_a_merge_that_would_round_a_decimal_is_not_taken(inputs: dict[str, str], spark) -> None:
     # A decimal(38,10) sum merged by + over four slices (the hop's lead path) would lose decimal places (Spark keeps
     # 6 past precision 38). On a relation the types are known when the model compiles, and block merges (Spark's
     # sum) take their place; on a view's name they are known when the query runs, which fails, naming the way out;
     # keys='few' merges with sum and gives the row path's rows.
-    aggregates = {"total": "sum(w)", "mean": "avg(w)"}
+    aggregates = {"total": "sum(w)"}
     calls = [call(inputs["relation"], HOP_15M, aggregates, "strategy='rows'"),
              call(inputs["view name"], HOP_15M, aggregates, "strategy='slices', keys='few'"),
              call(inputs["view name"], HOP_15M, aggregates, "strategy='slices', keys='many'")]
@@ -233,7 +258,7 @@ def test_an_overflowing_sum_is_null_on_every_plan(inputs: dict[str, str], spark)
     # dbt-spark's session is not ANSI: a sum out of its type's range is NULL on the row path (Spark's sum), and so
     # on the sliced paths, where the merged value is wider until it is cast (or read, on a view's name) into the
     # row path's type. decimal(38,0) sums of 6e37 + 6e37 overflow; one value alone does not (its avg does, at
-    # decimal(38,6)).
+    # decimal(38,4): it is NULL on every plan, as Spark's avg gives it).
     spark.sql("""create or replace temp view huge_events as select * from values
         (timestamp'2024-03-01 00:10:00', 'a', cast(6e37 as decimal(38,0))),
         (timestamp'2024-03-01 00:40:00', 'a', cast(6e37 as decimal(38,0))),
@@ -245,9 +270,34 @@ def test_an_overflowing_sum_is_null_on_every_plan(inputs: dict[str, str], spark)
              for arguments in ("strategy='rows'", "keys='few'", "keys='many'")]
     results = [result(spark, sql) for sql in compiled("\n;\n".join(calls)).split("\n;\n")]
     types, rows = results[0]
-    assert {name: types[name] for name in ("total", "mean")} == {"total": "decimal(38,0)", "mean": "decimal(38,6)"}
+    assert {name: types[name] for name in ("total", "mean")} == {"total": "decimal(38,0)", "mean": "decimal(38,4)"}
     assert sorted(row[3] is None for row in rows) == [False] * 8 + [True] * 2  # the 2 windows holding both
+    assert all(row[4] is None for row in rows)
     assert all(other == results[0] for other in results[1:])
+
+
+def test_a_sliced_avg_is_sparks_avg_for_every_decimal_scale(inputs: dict[str, str], spark) -> None:
+    # Spark's avg rounds its quotient once, at the scale of its type (s + 4); the sliced paths divide with operands
+    # cast so that the division rounds there too (scales 0 and 1, below any division's 6, by a shifted count).
+    # Thirds and sevenths over 3 keys: quotients that do not end, rounded on both sides of a half.
+    types = {"z0": "decimal(12,0)", "z1": "decimal(12,1)", "z2": "decimal(18,2)", "z6": "decimal(20,6)",
+             "z9": "decimal(24,9)"}
+    values = ", ".join(f"cast(v * {10 ** int(t.split(',')[1].rstrip(')'))} / 7 as {t}) as {name}"
+                       for name, t in types.items())
+    spark.sql(f"drop table if exists {SCHEMA}.scaled_events")
+    spark.sql(f"""create table {SCHEMA}.scaled_events using parquet as
+        select concat('k', id % 3) as k, timestamp_seconds(1709251200 + id * 97) as ts, {values}
+        from (select id, pmod(xxhash64(id), 2000001) - 1000000 as v from range(900))""")
+    aggregates = {f"avg_{name}": f"avg({name})" for name in types} | {f"sum_{name}": f"sum({name})" for name in types}
+    hop = {"slices": HOP_15M, "cumulate": WINDOWS["cumulate"]}
+    calls = [call(table("scaled_events"), window, aggregates, arguments) for window in hop.values()
+             for arguments in ("strategy='rows'", "strategy='slices', keys='few'", "strategy='slices', keys='many'")]
+    results = [result(spark, sql) for sql in compiled("\n;\n".join(calls)).split("\n;\n")]
+    for window in range(len(hop)):
+        reference = results[3 * window]
+        assert {name: reference[0][name] for name in ("avg_z0", "avg_z1", "avg_z9")} == {
+            "avg_z0": "decimal(16,4)", "avg_z1": "decimal(16,5)", "avg_z9": "decimal(28,13)"}
+        assert len(reference[1]) > 50 and results[3 * window + 1] == reference and results[3 * window + 2] == reference
 
 
 def test_a_value_cast_to_a_type_it_does_not_fit_is_null(built: DbtRun, spark) -> None:

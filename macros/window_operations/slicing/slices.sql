@@ -19,10 +19,9 @@
 {% macro _sliced_aggregate(relation, window, keys, measures, grouping, key_count=none) %}
     {%- if window is none or grouping is not none -%}{{ return(none) }}{%- endif -%}
     {%- set spec = window_tvf._window_spec(window, 'window_aggregate') -%}
-    {%- set plan = window_tvf._merge_plan(measures, exact_distinct=spec.tvf in ('hop', 'cumulate')) -%}
-    {%- if plan is none and spec.tvf == 'tumble' -%}
-        {%- set plan = window_tvf._whole_plan(measures) -%}
-    {%- endif -%}
+    {#- A tumble's slices are its windows: every aggregate is computed whole, as on the row path. -#}
+    {%- set plan = window_tvf._whole_plan(measures) if spec.tvf == 'tumble'
+        else window_tvf._merge_plan(measures, exact_distinct=spec.tvf in ('hop', 'cumulate')) -%}
     {%- set partition_keys = window_tvf._column_names(spec.get('partition_by'), 'window_aggregate', 'partition_by') -%}
     {%- if spec.tvf == 'dynamic_session' or (spec.tvf == 'session' and partition_keys | reject('in', keys) | list)
         or window_tvf._reads_window_rows(measures) -%}
@@ -37,10 +36,12 @@
         window_columns=[]) -%}
     {%- set axis = window_tvf._time_axis(relation, timecol, spec.get('time_zone'), 'window_aggregate') -%}
     {%- if spec.tvf == 'tumble' -%}
-        {#- A tumble's slices are its windows: nothing is merged, every value has the row path's type. -#}
         {{ return(window_tvf._tumble_aggregate_sql(relation, spec, keys, plan, axis)) }}
     {%- endif -%}
+    {#- Merged values in the row path's types; none when some cannot be (an avg whose exact quotient needs the input's
+        types, unknown here, or a decimal too wide for it: types.sql): the row path, or a session's row numbering. -#}
     {%- set plan = none if plan is none else window_tvf._typed_plan(plan, relation) -%}
+    {%- if plan is none and spec.tvf != 'session' -%}{{ return(none) }}{%- endif -%}
     {%- if spec.tvf == 'session' -%}
         {{ return(window_tvf._session_aggregate_sql(relation, spec, keys, measures, plan, axis, key_count)) }}
     {%- endif -%}

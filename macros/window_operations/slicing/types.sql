@@ -1,22 +1,23 @@
 {#
-    The row path's result types on the sliced paths. A merge widens a decimal sum: Spark types sum(x) of a
-    decimal(p, s) decimal(min(38, p + 10), s), so a sum of slice sums is decimal(p + 20, s), a running sum
-    (cumulate) the same, and a + of lead() values (the hop's lead path) one digit more per value. The type would
-    then follow the plan (the window kind, keys='few' or 'many', the estimate read when the model compiles), and a
-    table built by one plan would change type when the data changes the plan. So every merged sum (sum, and avg's
-    sum, which avg divides by its count as the row path does) is brought back to the row path's type, the type of
-    sum(x) over the input:
+    The row path's result types, and values, on the sliced paths. The row path calls each aggregate itself (Spark's
+    types: sum(x) of a decimal(p, s) is decimal(min(38, p + 10), s), avg(x) decimal(min(38, p + 4), s + 4)). A merge
+    widens a decimal sum: a sum of slice sums is decimal(p + 20, s), a running sum (cumulate) the same, and a + of
+    lead() values (the hop's lead path) one digit more per value. The type would then follow the plan (the window
+    kind, keys='few' or 'many', the estimate read when the model compiles), and a table built by one plan would
+    change type when the data changes the plan. So every merged sum is brought back to the type of sum(x) over the
+    input, and every avg is its merged sum divided by its merged count as Spark's avg divides (_exact_average):
       - when the input's columns are known (a ref() or source(), a table dbt knows): read when the model compiles
-        (one `describe query` of the sums over the relation, kept in the model's context), then a cast;
+        (one `describe query` of the aggregates over the relation, kept in the model's context), then a cast;
       - for a CTE of the model: the same, from a `describe query` of the model's WITH clause up to it, when every
         relation it reads exists (macros/internal/cte_sources.sql, _cte_types);
-      - otherwise (a temporary view's name, a CTE that cannot be described): each merged sum carries a hidden partial `if(false, sum(x), null)`, a NULL of the
-        row path's type that merges with min (which keeps its type), and the final value is
+      - otherwise (a temporary view's name, a CTE that cannot be described): an avg takes the row path (its exact
+        quotient needs the types); each merged sum carries a hidden partial `if(false, sum(x), null)`, a NULL of
+        the row path's type that merges with min (which keeps its type), and the final value is
         lag(template, 1, merged sum) over a window whose partitions are single output rows: Spark casts a lag's
         default to the type of its value, so that is the merged sum, cast (_value_as_type_of). SQL has no cast to
         the type of an expression; this is one, at the cost of a sort of the output rows by window (on 2 M rows and
         3.4 M windows, 1.2 to 1.8 s on top of 4.7 s; a JSON round trip through from_json, whose schema can be
-        typeof() of the template, cost 5.8 s). A ref() costs nothing.
+        typeof() of the template, cost 5.8 s). A relation or a described CTE costs nothing.
     A value that fits the row path's type is the row path's value. One that does not (the row path's sum
     overflows) is NULL, as on the row path (dbt-spark runs Spark in non-ANSI mode), and an error under
     spark.sql.ansi.enabled, as there too. Not handled here: a slice whose own partial sum overflows (a sum typed
@@ -24,21 +25,37 @@
 #}
 
 {#-
-    `plan` (merge_plan.sql) with the final value of every merged sum in the row path's type. Measures whose merge
-    keeps the type (count, min, max, booleans, sketches, distinct counts) are left as they are.
+    `plan` (merge_plan.sql) with the final value of every merged sum in the row path's type, and every avg as Spark's
+    avg computes it (_exact_average); none when an avg cannot be (its input's types unknown, or a decimal too wide),
+    which leaves the aggregation to the row path. Measures whose merge keeps the type (count, min, max, booleans,
+    sketches, distinct counts) are left as they are.
 -#}
 {% macro _typed_plan(plan, relation) %}
     {%- set sums = plan | selectattr('sum_of', 'defined') | list -%}
-    {%- if not sums -%}{{ return(plan) }}{%- endif -%}
-    {%- set types = window_tvf._row_sum_types(relation, sums | map(attribute='sum_of') | list) -%}
+    {#- dbt's parse phase renders the model without reading the warehouse: nothing to type, nothing to refuse. -#}
+    {%- if not sums or not execute -%}{{ return(plan) }}{%- endif -%}
+    {%- set calls = [] -%}
+    {%- for measure in sums -%}
+        {%- do calls.append('sum(' ~ measure.sum_of ~ ')') -%}
+        {%- if measure.avg_of is defined -%}{%- do calls.append('avg(' ~ measure.avg_of ~ ')') -%}{%- endif -%}
+    {%- endfor -%}
+    {%- set types = window_tvf._row_types(relation, calls | unique | list) -%}
     {%- set typed, templates, template_of = [], [], {} -%}
     {%- for measure in plan -%}
         {%- if measure.sum_of is not defined -%}
             {%- do typed.append(measure) -%}
         {%- elif types is not none -%}
-            {%- set sum_type = types[measure.sum_of] -%}
-            {%- do typed.append(dict(measure, sum_type=sum_type,
-                final=measure.sum_final | format('cast(' ~ measure.sum_column ~ ' as ' ~ sum_type ~ ')'))) -%}
+            {%- set sum_type = types['sum(' ~ measure.sum_of ~ ')'] -%}
+            {%- if measure.avg_of is defined -%}
+                {%- set final = window_tvf._exact_average(measure.sum_column, measure.count_column, sum_type,
+                    types['avg(' ~ measure.avg_of ~ ')']) -%}
+                {%- if final is none -%}{{ return(none) }}{%- endif -%}
+            {%- else -%}
+                {%- set final = 'cast(' ~ measure.sum_column ~ ' as ' ~ sum_type ~ ')' -%}
+            {%- endif -%}
+            {%- do typed.append(dict(measure, sum_type=sum_type, final=final)) -%}
+        {%- elif measure.avg_of is defined -%}
+            {{ return(none) }}
         {%- else -%}
             {%- if measure.sum_of not in template_of -%}
                 {%- do template_of.update({measure.sum_of: 'window_tvf__sum_type_' ~ (templates | length + 1)}) -%}
@@ -54,22 +71,53 @@
 {% endmacro %}
 
 {#-
-    {sum argument: the type of sum(argument) over `relation`}, read once per relation and model (for a CTE name,
-    from the model's own WITH clause: _cte_types); none when they cannot be read (a CTE that _cte_types cannot
-    describe safely, a temporary view's name, an ephemeral model, dbt's parse phase).
+    avg(x) from its merged sum and count, as Spark's avg gives it: its type (avg_type) and its value, the sum (typed
+    sum_type) divided by the count and rounded half up once, at avg_type's scale S. Spark's avg divides exactly so
+    (the quotient to 39 places, then to S); a division here rounds at the scale its operand types give, so the
+    operands are cast to make that scale S: with the count a decimal(20,0), a dividend decimal(34, s) gives s + 4,
+    which is S for s >= 2; for s < 2 (S = 4 or 5 < 6, below any division's scale) the count is multiplied by
+    10^(6 - S), the quotient rounded at 6, and multiplied back. None when the sum does not fit that dividend
+    (sum(x) wider than decimal(34, s), or decimal(32 + s, s) for s < 2: an input wider than decimal(24, s) or
+    decimal(22 + s, s)) or S caps at 38: the row path then. Other types (doubles for numbers, intervals) divide as
+    Spark's avg does, then take its type.
 -#}
-{% macro _row_sum_types(relation, arguments) %}
-    {%- set relation = context.get('window_tvf__batch_relations', {}).get(relation, relation)
-        if relation is string else relation -%}
+{% macro _exact_average(sum_column, count_column, sum_type, avg_type) %}
+    {%- set quotient = 'try_divide(%s, %s)' -%}
+    {%- set sum_decimal = modules.re.match('^decimal\((\d+),(\d+)\)$', sum_type) -%}
+    {%- set avg_decimal = modules.re.match('^decimal\((\d+),(\d+)\)$', avg_type) -%}
+    {%- if not sum_decimal or not avg_decimal -%}
+        {{ return('cast(' ~ quotient | format('cast(' ~ sum_column ~ ' as ' ~ sum_type ~ ')', count_column)
+            ~ ' as ' ~ avg_type ~ ')') }}
+    {%- endif -%}
+    {%- set precision, scale = sum_decimal.group(1) | int, sum_decimal.group(2) | int -%}
+    {%- set average_scale = avg_decimal.group(2) | int -%}
+    {%- if average_scale != scale + 4 -%}{{ return(none) }}{%- endif -%}
+    {%- set count = 'cast(' ~ count_column ~ ' as decimal(20,0))' -%}
+    {%- if scale >= 2 and precision <= 34 -%}
+        {%- set divided = quotient | format('cast(' ~ sum_column ~ ' as decimal(34,' ~ scale ~ '))', count) -%}
+    {%- elif scale < 2 and precision <= 32 + scale -%}
+        {%- set shift = '1' ~ '0' * (6 - average_scale) ~ 'BD' -%}
+        {%- set divided = '(' ~ quotient | format('cast(' ~ sum_column ~ ' as decimal(' ~ (32 + scale) ~ ',' ~ scale
+            ~ '))', count ~ ' * ' ~ shift) ~ ' * ' ~ shift ~ ')' -%}
+    {%- else -%}
+        {{ return(none) }}
+    {%- endif -%}
+    {{ return('cast(' ~ divided ~ ' as ' ~ avg_type ~ ')') }}
+{% endmacro %}
+
+{#-
+    {call: its type over `relation`} for aggregate calls such as 'sum(price)', read once per relation and model (for
+    a CTE name, from the model's own WITH clause: _cte_types); none when they cannot be read (a CTE that _cte_types
+    cannot describe safely, a temporary view's name, an ephemeral model, dbt's parse phase).
+-#}
+{% macro _row_types(relation, calls) %}
+    {#- A name another macro writes over a relation (a batch's input, incremental_window_aggregate's recompute_input)
+        has that relation's types. -#}
+    {%- set relation = context.get('window_tvf__types_of', {}).get(relation,
+        context.get('window_tvf__batch_relations', {}).get(relation, relation)) if relation is string else relation -%}
     {%- if execute and relation is string -%}
         {#- A CTE of the model: described with the model's WITH clause up to it, when that is safe (cte_sources.sql). -#}
-        {%- set calls = [] -%}
-        {%- for argument in arguments -%}{%- do calls.append('sum(' ~ argument ~ ')') -%}{%- endfor -%}
-        {%- set described = window_tvf._cte_types(relation, calls) -%}
-        {%- if described is none -%}{{ return(none) }}{%- endif -%}
-        {%- set types = {} -%}
-        {%- for argument in arguments -%}{%- do types.update({argument: described[calls[loop.index0]]}) -%}{%- endfor -%}
-        {{ return(types) }}
+        {{ return(window_tvf._cte_types(relation, calls)) }}
     {%- endif -%}
     {%- if not execute or relation is string or not window_tvf._known_columns(relation) -%}
         {{ return(none) }}
@@ -77,27 +125,27 @@
     {#- In a microbatch batch a ref() carries dbt's event-time filter; the types are the unfiltered relation's. -#}
     {%- set unfiltered = relation.incorporate(event_time_filter=none) if relation.event_time_filter is defined
         and relation.event_time_filter else relation -%}
-    {%- set cache = context.get('window_tvf__row_sum_types', {}) -%}
+    {%- set cache = context.get('window_tvf__row_types', {}) -%}
     {%- set missing = [] -%}
-    {%- for argument in arguments if [unfiltered | string, argument] | tojson not in cache -%}
-        {%- do missing.append(argument) -%}
+    {%- for call in calls if [unfiltered | string, call] | tojson not in cache -%}
+        {%- do missing.append(call) -%}
     {%- endfor -%}
     {%- if missing -%}
         {%- set described -%}
             describe query select
-                {%- for argument in missing %}
-                sum({{ argument }}) as window_tvf__sum_{{ loop.index }}{{ ',' if not loop.last }}
+                {%- for call in missing %}
+                {{ call }} as window_tvf__type_{{ loop.index }}{{ ',' if not loop.last }}
                 {%- endfor %}
             from {{ unfiltered }}
         {%- endset -%}
         {%- for row in run_query(described).rows -%}
             {%- do cache.update({[unfiltered | string, missing[loop.index0]] | tojson: row[1] | lower}) -%}
         {%- endfor -%}
-        {%- do context.update({'window_tvf__row_sum_types': cache}) -%}
+        {%- do context.update({'window_tvf__row_types': cache}) -%}
     {%- endif -%}
     {%- set types = {} -%}
-    {%- for argument in arguments -%}
-        {%- do types.update({argument: cache[[unfiltered | string, argument] | tojson]}) -%}
+    {%- for call in calls -%}
+        {%- do types.update({call: cache[[unfiltered | string, call] | tojson]}) -%}
     {%- endfor -%}
     {{ return(types) }}
 {% endmacro %}
