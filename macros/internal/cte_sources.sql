@@ -135,13 +135,20 @@
 {#-
     The rows of `describe query <the model's WITH clause up to the CTE name> select <select_list> from name`: the
     CTE's own types, read when the model compiles (analysis only: nothing runs). None when that cannot be done
-    safely: no such CTE in the statement's own WITH clause, or a relation the clause reads that the warehouse does
-    not have (yet), so that describing it would fail the model.
+    safely: no such CTE in the statement's own WITH clause, Jinja in the clause other than ref() and source(), or
+    a relation the clause reads that the warehouse does not have (yet), so that describing it would fail the model.
 -#}
 {% macro _described_cte(name, select_list) %}
     {%- if not execute -%}{{ return(none) }}{%- endif -%}
     {%- set found = window_tvf._cte_definition(window_tvf._unquoted(name | trim)) -%}
     {%- if found is none or found.prefix is none -%}{{ return(none) }}{%- endif -%}
+    {#- Rendering the clause runs its Jinja again: only ref() and source() calls, which have no effects (a macro,
+        such as a window macro in a microbatch batch, keeps state in the model's context). -#}
+    {%- for jinja in modules.re.findall('(?s)\\{\\{.*?\\}\\}|\\{%.*?%\\}', found.prefix) -%}
+        {%- if not modules.re.match('(?s)^\\{\\{-?\\s*(ref|source)\\s*\\([^()]*\\)\\s*-?\\}\\}$', jinja) -%}
+            {{ return(none) }}
+        {%- endif -%}
+    {%- endfor -%}
     {%- for read in window_tvf._read_relations(found.prefix) -%}
         {%- if read.relation is defined and not window_tvf._known_columns(read.relation) -%}
             {{ return(none) }}
