@@ -12,7 +12,7 @@ export DBT_PROFILES_DIR ?= $(CURDIR)
 export SPARK_LOCAL_IP ?= 127.0.0.1
 export DBT_SEND_ANONYMOUS_USAGE_STATS ?= False
 
-.PHONY: setup pipeline airflow airflow-stop test-airflow bench-airflow test test-compat bench bench-distinct bench-time-zones bench-paths bench-pipeline bench-volume bench-nexmark bench-microbatch lock clean
+.PHONY: setup pipeline airflow airflow-stop test-airflow bench-airflow test test-compat bench bench-distinct bench-time-zones bench-paths bench-tumble bench-pipeline bench-volume bench-nexmark bench-microbatch lock clean
 
 $(BIN)/.synced: requirements.lock
 	@scripts/check_prerequisites.sh
@@ -90,6 +90,12 @@ bench-distinct: setup
 bench-time-zones: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/python bench/time_zones.py
+
+# Where a tumbling window_aggregate's time goes against Spark's window(): timings, planning and Spark's per-operator
+# metrics at 3 M rows on the three key distributions (about 3 minutes; docs/benchmarks.md, "Tumble: where the time goes").
+bench-tumble: setup
+	@scripts/check_prerequisites.sh
+	$(BIN)/python bench/tumble_profile.py
 
 # Whether strategy='auto' takes the faster path: each benchmark query as 'auto' and as 'rows' at 3 M rows on the
 # three key distributions (about 10 minutes; its own section of docs/benchmarks.md).

@@ -1,7 +1,8 @@
 """Benchmark: window_aggregate (sliced) against Spark's own window functions and a plain GROUP BY floor, on three
 key distributions and two sizes, in one run; for hop, cumulate and session each cell times both shuffles of the
 sliced path (keys='few': partial aggregation before the shuffle; keys='many': the rows shuffled once by key) and
-shows which one strategy 'auto' takes from its compile-time estimate.
+shows which one strategy 'auto' takes from its compile-time estimate; every cell also times the input given as a
+CTE name (`with bench_input as (select * from <table>)`), as analysts write it, beside the relation.
 
     make bench                                  # this, then bench/time_zones.py (about 35 minutes in all)
     BENCH_SIZES=300000 BENCH_REPEATS=1 .venv/bin/python bench/window_aggregation.py  # a quick check
@@ -83,6 +84,10 @@ QUERIES = [
 # Issue 28's targets beyond issue 14's, per (shape, query): {'floor' or 'native': the most 'auto' may take}.
 CELL_TARGETS = {("dense", "hop 1 day / 1 h"): {"native": 0.15}}
 AUTO_TARGET = 1.10  # 'auto' against the faster of the two plans, every cell that has both
+# Issue 40: the input given as a CTE name, against the faster of the two plans (hop, cumulate, session) and against
+# the relation's 'auto' (every cell: no slower than the estimated plan by more than 5%).
+CTE_TARGET, CTE_RELATION_TARGET = 1.25, 1.05
+CTE_NAME = "bench_input"
 
 # Earlier runs' "x floor / x native" per (rows, shape, query), so that the table shows a regression on any shape:
 # the last `make bench` before issue 28 (2026-11-23, quiet machine; rows shuffled once by key) and issue 28's own
@@ -151,14 +156,29 @@ def auto_choice(query: Query, plans: dict[str, str]) -> tuple[str, str]:
     messages: list[str] = []
     sql = compile_inline(_call(query, None), BENCH_DIR / "dbt_logs", messages)
     chosen = next((keys for keys, plan in plans.items() if plan == sql), "neither plan")
+    return chosen, _estimate(messages)
+
+
+def cte_sql(query: Query) -> tuple[str, str, str]:
+    """window_aggregate's SQL over TABLE given as a CTE name ('auto'), the plan it took ('few': partials first,
+    'many': the rows shuffled by key, tumble: its one plan) and its estimate as the macro logged it."""
+    messages: list[str] = []
+    sql = compile_inline(f"with {CTE_NAME} as (select * from {TABLE}) " + _call(query, None, repr(CTE_NAME)),
+                         BENCH_DIR / "dbt_logs", messages)
+    chosen = ("many" if "distribute by" in sql else "few") if query.shuffles else "auto"
+    return sql, chosen, _estimate(messages)
+
+
+def _estimate(messages: list[str]) -> str:
     estimate = next((m for m in messages if "rows per partial row" in m), "")
     found = re.search(r"about ([0-9.]+|unknown) rows per partial row.*read in ([0-9.]+) s", estimate)
-    return chosen, f"{found.group(1)} in {found.group(2)} s" if found else "no estimate"
+    return f"{found.group(1)} in {found.group(2)} s" if found else "no estimate"
 
 
-def _call(query: Query, keys: str | None) -> str:
+def _call(query: Query, keys: str | None, relation_jinja: str | None = None) -> str:
     extra = f", keys={keys!r}" if keys else ""
-    return f"{{{{ window_tvf.window_aggregate({relation(TABLE)}, {query.window!r}, 'event_key', {AGGREGATES!r}{extra}) }}}}"
+    return (f"{{{{ window_tvf.window_aggregate({relation_jinja or relation(TABLE)}, {query.window!r}, 'event_key', "
+            f"{AGGREGATES!r}{extra}) }}}}")
 
 
 def native_sql(table: str, query: Query) -> str:
@@ -176,9 +196,11 @@ class Cell:
     rows: int
     shape: Shape
     query: Query
-    seconds: dict[str, float | None]  # few, many (or macro for tumble), floor, native
+    seconds: dict[str, float | None]  # few, many (or auto for tumble), floor, native, cte
     chosen: str = "auto"  # the plan 'auto' took: few, many, or auto when there is one plan
     estimate: str = ""
+    cte_chosen: str = "auto"  # the plan the CTE name's 'auto' took
+    cte_estimate: str = ""
 
     @property
     def auto(self) -> float | None:
@@ -204,6 +226,11 @@ class Cell:
         parts = [self._met(f"<= {limit}x {base}", self.auto, self.seconds[base], limit) for base, limit in limits]
         if self.query.shuffles:
             parts.append(self._met(f"auto <= {AUTO_TARGET}x the faster plan", self.auto, self.faster, AUTO_TARGET))
+        if self.query.shuffles:
+            parts.append(self._met(f"CTE <= {CTE_TARGET}x the faster plan", self.seconds.get("cte"), self.faster,
+                                   CTE_TARGET))
+        parts.append(self._met(f"CTE <= {CTE_RELATION_TARGET}x relation", self.seconds.get("cte"), self.auto,
+                               CTE_RELATION_TARGET))
         for run in NO_SLOWER_THAN.get((self.shape.name, self.query.name), []):
             before = EARLIER_RUNS[run].get((self.rows // 1_000_000, self.shape.name, self.query.name))
             if before and before[1] is not None:
@@ -225,29 +252,34 @@ class Cell:
         else:
             plans = f"{cell(self.seconds['auto'], TIMEOUT_S)} (one plan) | – | –"
         faster = ratio(self.auto, self.faster) if self.query.shuffles else "–"
+        cte = self.seconds.get("cte")
+        cte_plan = f"{self.cte_chosen} ({self.cte_estimate})" if self.query.shuffles else "one plan"
+        cte_faster = ratio(cte, self.faster) if self.query.shuffles else "–"
         return (f"| {self.rows / 1e6:g} M | {self.shape.label} | {self.query.name} | {plans} | "
                 f"{cell(self.seconds['floor'], TIMEOUT_S)} | {native} | {ratio(self.auto, self.seconds['floor'])} | "
-                f"{ratio(self.auto, self.seconds['native'])} | {faster} | {self.earlier()} | {self.verdict()} |")
+                f"{ratio(self.auto, self.seconds['native'])} | {faster} | {cte_plan} | {cell(cte, TIMEOUT_S)} | "
+                f"{cte_faster} | {ratio(cte, self.auto)} | {self.earlier()} | {self.verdict()} |")
 
 
 HEADER = [
     "| rows | data | query | few: partials first s | many: rows shuffled once s | auto takes (rows per partial row, "
-    "estimate read in) | floor s | Spark native s | auto x floor | auto x native | auto / faster plan | earlier runs: "
-    "x floor / x native | targets |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "estimate read in) | floor s | Spark native s | auto x floor | auto x native | auto / faster plan | CTE name: "
+    "takes (estimate) | CTE name s | CTE / faster plan | CTE / relation | earlier runs: x floor / x native | targets |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
 ]
 
 
 def measure(spark, rows: int, runs: int, shape: Shape, query: Query, table: str) -> Cell:
     floor, native = floor_sql(table, query), native_sql(table, query) if query.native else None
+    cte, cte_chosen, cte_estimate = cte_sql(query)
     if not query.shuffles:
-        seconds = timed_together(spark, {"auto": macro_sql(query, "many"), "floor": floor, "native": native}, runs,
-                                 TIMEOUT_S)
+        seconds = timed_together(spark, {"auto": macro_sql(query, "many"), "floor": floor, "native": native,
+                                         "cte": cte}, runs, TIMEOUT_S)
         return Cell(rows, shape, query, seconds)
     plans = {keys: macro_sql(query, keys) for keys in ("few", "many")}
     chosen, estimate = auto_choice(query, plans)
-    seconds = timed_together(spark, {**plans, "floor": floor, "native": native}, runs, TIMEOUT_S)
-    return Cell(rows, shape, query, seconds, chosen, estimate)
+    seconds = timed_together(spark, {**plans, "floor": floor, "native": native, "cte": cte}, runs, TIMEOUT_S)
+    return Cell(rows, shape, query, seconds, chosen, estimate, cte_chosen, cte_estimate)
 
 
 def main() -> int:
@@ -325,9 +357,11 @@ macros/window_operations/slicing/shuffle.sql), read when the query compiles, in 
 time); "auto" in the ratios is that plan's time. Tumble has one plan (one GROUP BY). "x floor" divides by a plain
 `GROUP BY key, floor(ts / slice)` over the same data (the slice: the window's size for tumble, the gcd of size and
 slide for hop, the step for cumulate, the gap for session); "x native" by Spark's `window()` / `session_window()`
-for the same query (below 1.00x is faster). "Earlier runs" are the same cells' ratios in the last `make bench`
-before issue 28 (2026-11-23) and in issue 28's own measurement before the rows were shuffled once by key. The
-targets are issue 14's and issue 28's.
+for the same query (below 1.00x is faster). "CTE name" is the same call with the input given as a CTE of the
+statement (`with {CTE_NAME} as (select * from <table>) ...`, compiled as a model's SQL is): the plan it takes (its
+estimate read on the table the CTE selects from), its time, and its ratios to the faster plan and to the relation's
+'auto'. "Earlier runs" are the same cells' ratios in the last `make bench` before issue 28 (2026-11-23) and in
+issue 28's own measurement before the rows were shuffled once by key. The targets are issues 14's, 28's and 40's.
 
 Growth from {SIZES[-1][0]:,} to {GROWTH_FACTOR * SIZES[-1][0]:,} rows (1,000 uniform keys, one run each; linear is
 {GROWTH_FACTOR}x):

@@ -56,6 +56,11 @@
     {#- Checked on every run, the first included, so a bad argument does not wait for the second run to fail. -#}
     {%- set earliest = window_tvf._earliest_on_time(interval_start, allowed_lateness, '0 seconds', name)
         if has_interval else none -%}
+    {#- recompute_input (the CTE _dated_windows writes) filters the relation: its aggregates' types are the relation's
+        (types.sql); its shuffle is not estimated (the relation holds every interval's rows). -#}
+    {%- set typed_as = context.get('window_tvf__types_of', {}) -%}
+    {%- do typed_as.update({'recompute_input': relation}) -%}
+    {%- do context.update({'window_tvf__types_of': typed_as}) -%}
     {%- set aggregated -%}
         {{ window_tvf.window_aggregate('recompute_input', window, group_by, aggregates, strategy=strategy) }}
     {%- endset -%}

@@ -44,8 +44,10 @@
 
 {#-
     The relation: a ref()/source() relation, or a string naming a table or CTE. Relations are checked against the
-    warehouse (the time column exists and is a timestamp, no window column would be duplicated); a CTE name can
-    only be checked for its form, and Spark reports unknown columns when the query runs.
+    warehouse (the time column exists and is a timestamp, no window column would be duplicated), and so are a
+    schema-qualified name of a table the warehouse has (taken as that relation) and a CTE of the model that can be
+    described (_known_columns); any other name can only be checked for its form, and Spark reports unknown columns
+    when the query runs.
 -#}
 {% macro _relation(value, macro_name) %}
     {%- if value is string and value in context.get('window_tvf__batch_relations', {}) -%}
@@ -56,7 +58,9 @@
             {{ window_tvf._argument_error(macro_name, 'relation', value,
                 "expected a ref()/source() relation or the name of a table or CTE, such as 'bids' or 'analytics.bids'") }}
         {%- endif -%}
-        {{ return(value | trim) }}
+        {#- A schema-qualified name of a table the warehouse has is that relation: its columns and types are known. -#}
+        {%- set table = window_tvf._warehouse_table(value) -%}
+        {{ return(value | trim if table is none else table) }}
     {%- elif value.render is not defined or value.identifier is not defined -%}
         {{ window_tvf._argument_error(macro_name, 'relation', value, "expected a ref()/source() relation or a table/CTE name") }}
     {%- endif -%}
@@ -68,8 +72,10 @@
 {% endmacro %}
 
 {#-
-    Columns of a relation known to the warehouse, as {lower-case name: data type}; empty when it cannot be known:
-    a CTE name, or a relation that dbt renders as a CTE (ephemeral models and unit-test fixtures, `__dbt__cte__*`).
+    Columns of a relation known to the warehouse, or of a CTE of the model (described with the model's WITH clause
+    up to it: cte_sources.sql), as {lower-case name: data type}; empty when they cannot be known: another name (a
+    temporary view's, a CTE that cannot be described safely), or a relation that dbt renders as a CTE (ephemeral
+    models and unit-test fixtures, `__dbt__cte__*`).
     Read once per relation and model (kept in the model's context): a macro checks columns and reads the time
     column's type, and window operations call several macros on the same relation. The names as the warehouse
     spells them: _known_column_names.
@@ -78,17 +84,25 @@
     {%- set cache = context.get('window_tvf__known_columns', {}) -%}
     {%- set key = relation | string -%}
     {%- if key in cache -%}{{ return(cache[key]) }}{%- endif -%}
-    {%- if not execute or relation is string or (relation.identifier or '').startswith('__dbt__cte__') -%}
+    {%- if not execute or (relation is not string and (relation.identifier or '').startswith('__dbt__cte__')) -%}
         {{ return({}) }}
     {%- endif -%}
     {%- set columns, names = {}, [] -%}
-    {#- In a microbatch batch a ref() carries dbt's event-time filter, which adapters render into `describe`. -#}
-    {%- set unfiltered = relation.incorporate(event_time_filter=none) if relation.event_time_filter is defined
-        and relation.event_time_filter else relation -%}
-    {%- for column in adapter.get_columns_in_relation(unfiltered) -%}
-        {%- do columns.update({column.name | lower: column.data_type | lower}) -%}
-        {%- do names.append(column.name) -%}
-    {%- endfor -%}
+    {%- if relation is string -%}
+        {#- A CTE of the model: described with the model's WITH clause up to it, when that is safe (cte_sources.sql). -#}
+        {%- for name, data_type in window_tvf._cte_columns(relation) or [] -%}
+            {%- do columns.update({name | lower: data_type | lower}) -%}
+            {%- do names.append(name) -%}
+        {%- endfor -%}
+    {%- else -%}
+        {#- In a microbatch batch a ref() carries dbt's event-time filter, which adapters render into `describe`. -#}
+        {%- set unfiltered = relation.incorporate(event_time_filter=none) if relation.event_time_filter is defined
+            and relation.event_time_filter else relation -%}
+        {%- for column in adapter.get_columns_in_relation(unfiltered) -%}
+            {%- do columns.update({column.name | lower: column.data_type | lower}) -%}
+            {%- do names.append(column.name) -%}
+        {%- endfor -%}
+    {%- endif -%}
     {%- set names_cache = context.get('window_tvf__known_column_names', {}) -%}
     {%- do cache.update({key: columns}) -%}
     {%- do names_cache.update({key: names}) -%}
@@ -127,10 +141,10 @@
 
 {#-
     `window_columns`: the columns the calling macro adds to its input; an input that already has one of them is
-    rejected (the window TVFs add window_start, window_end and window_time; count_window adds its own two).
+    rejected (none: the window TVFs' window_start, window_end and window_time; count_window adds its own two).
 -#}
-{% macro _check_columns(relation, macro_name, time_column, other_columns={},
-        window_columns=['window_start', 'window_end', 'window_time']) %}
+{% macro _check_columns(relation, macro_name, time_column, other_columns={}, window_columns=none) %}
+    {%- set window_columns = ['window_start', 'window_end', 'window_time'] if window_columns is none else window_columns -%}
     {%- set columns = window_tvf._known_columns(relation) -%}
     {%- if columns -%}
         {%- set name = window_tvf._unquoted(time_column) | lower -%}

@@ -107,11 +107,14 @@
     {%- endif -%}
 {%- endmacro %}
 
-{#- The three window columns from the window's wall-clock start and end (microseconds). -#}
-{% macro _window_columns(axis, start_micros, end_micros, like_expr=none) -%}
-    {{ window_tvf._wall_timestamp(axis, start_micros) }} as window_start,
-    {{ window_tvf._wall_timestamp(axis, end_micros) }} as window_end,
-    {{ window_tvf._window_time(axis, end_micros, like_expr) }} as window_time
+{#-
+    The three window columns from the window's wall-clock start and end (microseconds). `prefix` names them
+    <prefix>window_start, ...: window_aggregate's row path windows rows that may have window columns of their own.
+-#}
+{% macro _window_columns(axis, start_micros, end_micros, like_expr=none, prefix='') -%}
+    {{ window_tvf._wall_timestamp(axis, start_micros) }} as {{ prefix }}window_start,
+    {{ window_tvf._wall_timestamp(axis, end_micros) }} as {{ prefix }}window_end,
+    {{ window_tvf._window_time(axis, end_micros, like_expr) }} as {{ prefix }}window_time
 {%- endmacro %}
 
 {#- The leading columns of a window result: window_start, window_end, window_time, then the keys. -#}

@@ -18,19 +18,33 @@
 {% endmacro %}
 
 {% macro default__apply_window(relation, window) %}
-    {%- set spec = window_tvf._window_spec(window, 'apply_window') -%}
+    {{ return(window_tvf._window_rows(relation, window_tvf._window_spec(window, 'apply_window'))) }}
+{% endmacro %}
+
+{#-
+    The TVF's SELECT for a checked spec. With `window_prefix` the window columns are <window_prefix>window_start, ...
+    and the input may have window columns of its own (window_aggregate's row path over windowed rows, a cascade):
+    the TVF's implementation is called directly, inside the microbatch scope that window_aggregate has entered.
+-#}
+{% macro _window_rows(relation, spec, window_prefix='') %}
     {%- set zone, week_start = spec.get('time_zone'), spec.get('week_start') -%}
-    {%- if spec.tvf == 'tumble' -%}
-        {{ return(window_tvf.tumble(relation, spec.timecol, spec.size, spec.get('offset'), zone, week_start)) }}
-    {%- elif spec.tvf == 'hop' -%}
-        {{ return(window_tvf.hop(relation, spec.timecol, spec.slide, spec.size, spec.get('offset'), zone, week_start)) }}
-    {%- elif spec.tvf == 'cumulate' -%}
-        {{ return(window_tvf.cumulate(relation, spec.timecol, spec.step, spec.size, spec.get('offset'), zone, week_start)) }}
-    {%- elif spec.tvf == 'session' -%}
-        {{ return(window_tvf.session(relation, spec.timecol, spec.gap, spec.get('partition_by'), zone)) }}
-    {%- else -%}
-        {{ return(window_tvf.dynamic_session(relation, spec.timecol, spec.gap_ms, spec.get('partition_by'), zone)) }}
+    {%- set arguments = {
+        'tumble': [spec.get('size'), spec.get('offset'), zone, week_start],
+        'hop': [spec.get('slide'), spec.get('size'), spec.get('offset'), zone, week_start],
+        'cumulate': [spec.get('step'), spec.get('size'), spec.get('offset'), zone, week_start],
+        'session': [spec.get('gap'), spec.get('partition_by'), zone],
+        'dynamic_session': [spec.get('gap_ms'), spec.get('partition_by'), zone],
+    }[spec.tvf] -%}
+    {%- if window_prefix -%}
+        {%- set implementations = {'tumble': adapter.dispatch('tumble', 'window_tvf'),
+            'hop': adapter.dispatch('hop', 'window_tvf'), 'cumulate': adapter.dispatch('cumulate', 'window_tvf'),
+            'session': adapter.dispatch('session', 'window_tvf'),
+            'dynamic_session': adapter.dispatch('dynamic_session', 'window_tvf')} -%}
+        {{ return(implementations[spec.tvf](relation, spec.timecol, *arguments, window_prefix=window_prefix)) }}
     {%- endif -%}
+    {%- set tvf = {'tumble': window_tvf.tumble, 'hop': window_tvf.hop, 'cumulate': window_tvf.cumulate,
+        'session': window_tvf.session, 'dynamic_session': window_tvf.dynamic_session}[spec.tvf] -%}
+    {{ return(tvf(relation, spec.timecol, *arguments)) }}
 {% endmacro %}
 
 

@@ -36,13 +36,42 @@
             "slicing needs a tumble, hop or cumulate window spec (or a session whose partition keys are in group_by), "
             ~ "no grouping sets, aggregates that read neither window columns nor * (count(*) aside) and, except for "
             ~ "tumble and session, aggregates that merge: count, count_if, sum, min, max, avg, bool_and/every, bool_or/some, "
-            ~ "count(distinct x) of one value without FILTER, and the approx_distinct forms") }}
+            ~ "count(distinct x) of one value without FILTER, and the approx_distinct forms; avg merges when the input's "
+            ~ "types are known when the model compiles (a ref(), a source(), a table name or a CTE of the model whose "
+            ~ "relations exist) and a decimal input is at most decimal(24,s) (decimal(22+s,s) for s < 2)") }}
     {%- endif -%}
+    {{ return(window_tvf._row_aggregate_sql(relation, window, keys, measures, window_tvf._grouping_clause(keys, grouping))) }}
+{% endmacro %}
+
+
+{#- The row path: rows assigned to their windows (the TVF), then one GROUP BY. -#}
+{% macro _row_aggregate_sql(relation, window, keys, measures, grouping_clause) %}
+    {%- set prefix = window_tvf._row_window_prefix(relation, window, measures) -%}
+    {%- set window_columns = [] -%}
+    {%- for column in ['window_start', 'window_end', 'window_time'] -%}
+        {%- do window_columns.append(prefix ~ column) -%}
+    {%- endfor -%}
+select
+    {%- for column in window_columns %}
+    {{ column }}{{ ' as ' ~ column[prefix | length:] if prefix }},
+    {%- endfor %}
+    {%- for key in keys %}
+    {{ key }},
+    {%- endfor %}
+    {%- for name, call in measures.items() %}
+    {{ window_tvf._row_aggregate(call) }} as {{ name }}{{ ',' if not loop.last }}
+    {%- endfor %}
+from ({{ window_tvf._windowed(relation, window, 'window_aggregate', prefix) }}) as windowed_rows
+group by {{ window_columns | join(', ') }}{{ ', ' ~ grouping_clause if grouping_clause }}
+{%- endmacro %}
+
+{#- The GROUP BY clause after the window columns: the keys, or the grouping sets, ROLLUP or CUBE over them. -#}
+{% macro _grouping_clause(keys, grouping) %}
     {%- set key_list = keys | join(', ') -%}
     {%- if grouping is none -%}
-        {%- set grouping_clause = key_list -%}
+        {{ return(key_list) }}
     {%- elif grouping in ('rollup', 'cube') and keys -%}
-        {%- set grouping_clause = grouping ~ '(' ~ key_list ~ ')' -%}
+        {{ return(grouping ~ '(' ~ key_list ~ ')') }}
     {%- elif grouping is not string and grouping is iterable and grouping is not mapping and grouping | length > 0 -%}
         {%- set sets = [] -%}
         {%- for grouping_set in grouping -%}
@@ -53,25 +82,43 @@
             {%- endfor -%}
             {%- do sets.append('(' ~ set_keys | join(', ') ~ ')') -%}
         {%- endfor -%}
-        {%- set grouping_clause = 'grouping sets (' ~ sets | join(', ') ~ ')' -%}
-    {%- else -%}
-        {{ window_tvf._argument_error('window_aggregate', 'grouping', grouping,
-            "expected none, 'rollup', 'cube' (with group_by keys) or a list of grouping sets such as [['item'], []]") }}
+        {{ return('grouping sets (' ~ sets | join(', ') ~ ')') }}
     {%- endif -%}
-select
-    {{ window_tvf._window_and_keys(keys) }}
-    {%- for name, call in measures.items() %}
-    {{ window_tvf._row_aggregate(call) }} as {{ name }}{{ ',' if not loop.last }}
-    {%- endfor %}
-from ({{ window_tvf._windowed(relation, window, 'window_aggregate') }}) as windowed_rows
-group by window_start, window_end, window_time{{ ', ' ~ grouping_clause if grouping_clause }}
-{%- endmacro %}
+    {{ window_tvf._argument_error('window_aggregate', 'grouping', grouping,
+        "expected none, 'rollup', 'cube' (with group_by keys) or a list of grouping sets such as [['item'], []]") }}
+{% endmacro %}
+
+{#-
+    The row path's name prefix for the windows' columns: the input may be windowed rows already (a cascade, as on
+    the sliced path), so the new windows' columns are window_tvf__window_start, ... until the output names them. An
+    aggregate that reads window_start, window_end or window_time (or every column) reads the new windows' columns
+    under their own names, so the input must not have them: a compile error when its columns are known.
+-#}
+{% macro _row_window_prefix(relation, window, measures) %}
+    {%- if window is none -%}{{ return('') }}{%- endif -%}
+    {%- if not window_tvf._reads_window_rows(measures) -%}{{ return('window_tvf__') }}{%- endif -%}
+    {%- set relation = context.get('window_tvf__batch_relations', {}).get(relation, relation) if relation is string
+        else relation -%}
+    {%- set columns = window_tvf._known_columns(relation) -%}
+    {%- for column in ['window_start', 'window_end', 'window_time'] if column in columns -%}
+        {{ window_tvf._argument_error('window_aggregate', 'relation', relation | string,
+            "it already has a column named " ~ column ~ ", and an aggregate reads the windows' own window_start, "
+            ~ "window_end or window_time (or every column: *), which the input's would shadow; rename the input's "
+            ~ "window columns first (as Flink's cascading example does: select window_time as rowtime, ...)") }}
+    {%- endfor -%}
+    {{ return('') }}
+{% endmacro %}
 
 
-{#- The windowed rows: the TVF for a window spec, or the relation itself when it is already windowed. -#}
-{% macro _windowed(relation, window, macro_name) %}
+{#-
+    The windowed rows: the TVF for a window spec, or the relation itself when it is already windowed.
+    `window_prefix`: see _window_rows (apply_window.sql).
+-#}
+{% macro _windowed(relation, window, macro_name, window_prefix='') %}
     {%- if window is none -%}
         {{ return('select * from ' ~ window_tvf._relation(relation, macro_name)) }}
+    {%- elif window_prefix -%}
+        {{ return(window_tvf._window_rows(relation, window_tvf._window_spec(window, macro_name), window_prefix)) }}
     {%- endif -%}
     {{ return(window_tvf.apply_window(relation, window_tvf._window_spec(window, macro_name))) }}
 {% endmacro %}

@@ -12,14 +12,15 @@
         scope.relations[0], timecol, gap, partition_by, time_zone), window_tvf._known_columns(relation))) }}
 {% endmacro %}
 
-{% macro default__session(relation, timecol, gap, partition_by=none, time_zone=none) %}
+{% macro default__session(relation, timecol, gap, partition_by=none, time_zone=none, window_prefix='') %}
     {%- set relation = window_tvf._relation(relation, 'session') -%}
     {%- set timecol = window_tvf._column_name(timecol, 'session', 'timecol') -%}
     {%- set gap_us = window_tvf._positive_duration(gap, 'session', 'gap') -%}
     {%- set keys = window_tvf._column_names(partition_by, 'session', 'partition_by') -%}
-    {%- do window_tvf._check_columns(relation, 'session', timecol, {'partition_by': keys}) -%}
+    {%- do window_tvf._check_columns(relation, 'session', timecol, {'partition_by': keys},
+        window_columns=[] if window_prefix else none) -%}
     {%- set axis = window_tvf._time_axis(relation, timecol, time_zone, 'session') -%}
-    {{ return(window_tvf._session_sql(relation, timecol, gap_us, keys, axis)) }}
+    {{ return(window_tvf._session_sql(relation, timecol, gap_us, keys, axis, window_prefix)) }}
 {% endmacro %}
 
 
@@ -35,7 +36,7 @@
     {{ return(adapter.dispatch('dynamic_session', 'window_tvf')(relation, timecol, gap_ms, partition_by, time_zone)) }}
 {% endmacro %}
 
-{% macro default__dynamic_session(relation, timecol, gap_ms, partition_by=none, time_zone=none) %}
+{% macro default__dynamic_session(relation, timecol, gap_ms, partition_by=none, time_zone=none, window_prefix='') %}
     {%- set relation = window_tvf._relation(relation, 'dynamic_session') -%}
     {%- set timecol = window_tvf._column_name(timecol, 'dynamic_session', 'timecol') -%}
     {%- set keys = window_tvf._column_names(partition_by, 'dynamic_session', 'partition_by') -%}
@@ -44,7 +45,8 @@
             "expected a SQL expression over the row's columns giving the gap in milliseconds, e.g. "
             ~ "'case when item = ''A'' then 300000 else 600000 end'") }}
     {%- endif -%}
-    {%- do window_tvf._check_columns(relation, 'dynamic_session', timecol, {'partition_by': keys}) -%}
+    {%- do window_tvf._check_columns(relation, 'dynamic_session', timecol, {'partition_by': keys},
+        window_columns=[] if window_prefix else none) -%}
     {%- set axis = window_tvf._time_axis(relation, timecol, time_zone, 'dynamic_session') -%}
     {%- set gap_us -%}
         case
@@ -52,19 +54,22 @@
             else raise_error(concat('window_tvf.dynamic_session: gap_ms must be positive, got ', coalesce(cast(({{ gap_ms }}) as string), 'NULL')))
         end
     {%- endset -%}
-    {{ return(window_tvf._session_sql(relation, timecol, gap_us, keys, axis)) }}
+    {{ return(window_tvf._session_sql(relation, timecol, gap_us, keys, axis, window_prefix)) }}
 {% endmacro %}
 
 
-{#- The input row travels as one struct column, so the helper columns never mix with (or shadow) the user's. -#}
-{% macro _session_sql(relation, timecol, gap_us, keys, axis) %}
+{#-
+    The input row travels as one struct column, so the helper columns never mix with (or shadow) the user's.
+    `window_prefix`: see _window_columns.
+-#}
+{% macro _session_sql(relation, timecol, gap_us, keys, axis, window_prefix='') %}
     {%- set row_keys = [] -%}
     {%- for key in keys -%}{%- do row_keys.append('session_row.' ~ key) -%}{%- endfor -%}
     {%- set session_partition = 'partition by ' ~ (row_keys + ['window_tvf__session']) | join(', ') -%}
 select
     sessions.session_row.*,
     {{ window_tvf._window_columns(axis, 'sessions.window_tvf__start', 'sessions.window_tvf__end',
-        'sessions.session_row.' ~ timecol) }}
+        'sessions.session_row.' ~ timecol, window_prefix) }}
 from (
     select
         session_row,

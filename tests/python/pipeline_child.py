@@ -6,6 +6,7 @@ environment the crash test sets), as an Airflow worker runs a task:
     python pipeline_child.py unfinished_commit TABLE PARTITION
         leaves TABLE as a kill between "delete the old partition" and "rename the staged one" would: the partition's
         directory moved into a committed staging directory
+    python pipeline_child.py staging FILE              the warehouse's staging directories, as JSON
 
 Several commands run in one process (one JVM start) when joined by `then`, e.g. `run 2 2 then dump FILE`.
 """
@@ -53,6 +54,14 @@ def unfinished_commit(table: str, partition: str) -> None:
     (root / partition).rename(staged)
 
 
+def staging(path: str) -> None:
+    settings = Settings.from_environment()
+    spark = spark_session(settings)
+    location = spark.sql(f"describe schema extended {settings.schema}").where("info_name = 'Location'").first().info_value
+    root = Path(location.removeprefix("file:"))
+    Path(path).write_text(json.dumps(sorted(str(p.relative_to(root)) for p in root.glob("*/.spark-staging-*"))))
+
+
 def main(argv: list[str]) -> None:
     steps: list[list[str]] = [[]]
     for word in argv:  # split on the word `then` (paths may hold spaces)
@@ -67,8 +76,10 @@ def main(argv: list[str]) -> None:
             dump(arguments[0])
         elif command == "unfinished_commit":
             unfinished_commit(*arguments)
+        elif command == "staging":
+            staging(arguments[0])
         else:
-            raise SystemExit(f"pipeline_child.py: unknown command {command!r} (run, dump, unfinished_commit)")
+            raise SystemExit(f"pipeline_child.py: unknown command {command!r} (run, dump, unfinished_commit, staging)")
 
 
 if __name__ == "__main__":

@@ -286,6 +286,15 @@ BAD_CALLS = [
         id="window-columns-would-repeat",
     ),
     pytest.param(
+        # a cascade is fine (the new windows' columns are named apart), but an aggregate reading window_time could
+        # mean either window's
+        "window_aggregate(ref('int_bid_tumble_10m'), {'tvf': 'hop', 'timecol': 'window_time', 'slide': '1 hour', "
+        "'size': '2 hours'}, none, {'last': 'max(window_time)'})",
+        """window_tvf.window_aggregate: argument 'relation' got "window_tvf.int_bid_tumble_10m"; it already has a column"""
+        " named window_start, and an aggregate reads the windows' own window_start, window_end or window_time",
+        id="cascade-aggregate-reads-window-columns",
+    ),
+    pytest.param(
         "window_aggregate(ref('stg_bid'), TUMBLE_10M, 'item', {'total': 'price'})",
         """window_tvf.window_aggregate: argument 'aggregates' got {"total": "price"}; expected {output name: aggregate call}""",
         id="aggregate-not-a-call",

@@ -396,26 +396,47 @@ def test_the_rejection_gate_fails_above_its_threshold_and_passes_below(
     assert gate_event_rejections(hour(1), hour(2), Settings.from_environment()) == ["order_events.rejection_gate"]
 
 
-def test_join_waits_for_the_price_snapshot(first_three_intervals: dict, hourly: Any, spark: Any) -> None:
+@pytest.fixture(scope="module")
+def interval_3(first_three_intervals: dict, hourly: Any, spark: Any) -> dict[str, Any]:
+    """Interval 3 until the join has its price snapshot: first without it (held back), then with an empty one, then
+    with the real one. What each run gave, and the queries of the last (successful) run, which the tests below read:
+    the join's waiting, and what every model of a rebuilt interval reads (interval 3's windows were built by the
+    first run already, so the last rebuilds them)."""
+    from window_tvf_pipeline.spark import last_execution_id, queries_since
+
+    def priced_hours() -> set:
+        return {row[0] for row in spark.sql(f"select distinct arrival_hour from {SCHEMA}.fct_order_events_priced").collect()}
+
     snapshot = price_file(LANDING, hour(3))  # in force from 03:00: interval 3 needs it
     held_back = snapshot.with_suffix(".held")
     snapshot.rename(held_back)
-    outcome = dag_runs.run_interval(hourly, hour(3))
-    assert outcome.state == "failed"
-    assert set(outcome.failed_tasks) == {"wait_for_price_snapshot", "load_price_snapshots", "build_priced_orders"}
-    priced_hours = {row[0] for row in spark.sql(f"select distinct arrival_hour from {SCHEMA}.fct_order_events_priced").collect()}
-    assert naive(hour(3)) not in priced_hours and naive(hour(2)) in priced_hours
+    seen: dict[str, Any] = {"without": dag_runs.run_interval(hourly, hour(3)), "priced_without": priced_hours()}
     # An empty snapshot lands: it prices nothing, so the rejection gate stops the join until a real one replaces it.
     snapshot.write_bytes(b"")
-    outcome = dag_runs.run_interval(hourly, hour(3))
+    seen["empty"] = dag_runs.run_interval(hourly, hour(3))
+    seen["empty_rejects"] = [(row.line_number, row.reason) for row in spark.table(
+        f"{SCHEMA}.fct_rejected_item_prices").where(f"source_file = '{snapshot}'").collect()]
+    seen["priced_empty"] = priced_hours()
+    held_back.rename(snapshot)
+    seen["partitions_before"] = spark.sql(f"show partitions {SCHEMA}.int_order_events").count()
+    mark = last_execution_id(spark)
+    seen["with"] = dag_runs.run_interval(hourly, hour(3))
+    seen["queries"] = queries_since(spark, mark)
+    return seen
+
+
+def test_join_waits_for_the_price_snapshot(interval_3: dict[str, Any], spark: Any) -> None:
+    outcome = interval_3["without"]
+    assert outcome.state == "failed"
+    assert set(outcome.failed_tasks) == {"wait_for_price_snapshot", "load_price_snapshots", "build_priced_orders"}
+    assert naive(hour(3)) not in interval_3["priced_without"] and naive(hour(2)) in interval_3["priced_without"]
+    outcome = interval_3["empty"]
     assert set(outcome.failed_tasks) == {"load_price_snapshots", "build_priced_orders"}
     load = next(task for task in outcome.tasks if task.task_id == "load_price_snapshots")
     assert load.attempts == 1
-    empty = spark.table(f"{SCHEMA}.fct_rejected_item_prices").where(f"source_file = '{snapshot}'").collect()
-    assert [(row.line_number, row.reason) for row in empty] == [(None, "empty_file")]
-    assert naive(hour(3)) not in {row[0] for row in spark.sql(f"select distinct arrival_hour from {SCHEMA}.fct_order_events_priced").collect()}
-    held_back.rename(snapshot)
-    assert dag_runs.run_interval(hourly, hour(3)).failed_tasks == []
+    assert interval_3["empty_rejects"] == [(None, "empty_file")]
+    assert naive(hour(3)) not in interval_3["priced_empty"]
+    assert interval_3["with"].failed_tasks == []
     valid_from = spark.sql(
         f"select distinct price_valid_from from {SCHEMA}.fct_order_events_priced "
         f"where arrival_hour = timestamp'{hour(3).isoformat()}' and event_time >= timestamp'{hour(3).isoformat()}'"
@@ -423,8 +444,8 @@ def test_join_waits_for_the_price_snapshot(first_three_intervals: dict, hourly: 
     assert [row[0] for row in valid_from] == [naive(hour(3))]
 
 
-def test_a_copy_after_the_ttl_counts_as_a_new_event(first_three_intervals: dict, hourly: Any, spark: Any) -> None:
-    """Interval 3 ran in the test above: the hour-0 event delivered again in hour 3 is 3 hours past its first
+def test_a_copy_after_the_ttl_counts_as_a_new_event(interval_3: dict[str, Any], spark: Any) -> None:
+    """Interval 3 has run (interval_3): the hour-0 event delivered again in hour 3 is 3 hours past its first
     arrival, more than the 2-hour TTL, so it is kept again (and, 3 hours after its event time, it is late)."""
     truth = expected(4)
     redelivered = json.loads(event_file(LANDING, hour(0)).read_text().splitlines()[0])["event_id"]
@@ -474,20 +495,16 @@ PARTITION_COLUMN = {
 }
 
 
-def test_each_model_reads_only_what_its_interval_needs(first_three_intervals: dict, hourly: Any, spark: Any) -> None:
+def test_each_model_reads_only_what_its_interval_needs(interval_3: dict[str, Any]) -> None:
     """From Spark's executed plans: every scan of a partitioned pipeline table by a model has partition filters on
     its partition column, and reads exactly the partitions its interval needs (arrival hours 00-03 exist; the
     cumulate and the local days read the day's 15-minute windows, one date, never the day's events; the sessions the
     hours from that of the earliest on-time event on); the landing files read are the interval's own. The other
     queries of the run (dbt tests, the rejection gates, the Great Expectations suites with the input accounting)
     filter every partitioned table they scan on its partition column too."""
-    from window_tvf_pipeline.spark import last_execution_id, queries_since
-
-    assert spark.sql(f"show partitions {SCHEMA}.int_order_events").count() == 4
-    mark = last_execution_id(spark)
-    assert dag_runs.run_interval(hourly, hour(3)).failed_tasks == []
+    assert interval_3["partitions_before"] == 4 and interval_3["with"].failed_tasks == []
     reads: dict[str, dict[str, Any]] = {}
-    queries = queries_since(spark, mark)
+    queries = interval_3["queries"]
     unpruned = [
         (query.execution_id, scan.table)
         for query in queries

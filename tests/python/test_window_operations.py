@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import re
 
 from dbt_harness import DbtRun, compiled, run_dbt
 from test_documented_examples import equality_results
@@ -170,15 +171,16 @@ def write_events(spark, name: str, keys: int) -> None:
     """)
 
 
-def compiled_aggregations(relation: str, **arguments: str) -> tuple[dict[str, str], list[str]]:
-    """Each of SHUFFLE_WINDOWS aggregated over `relation` (Jinja: a relation or a quoted CTE name), compiled in one
-    dbt invocation; and what dbt logged."""
+def compiled_aggregations(relation: str, prefix: str = "", windows: dict[str, str] = SHUFFLE_WINDOWS,
+                          aggregates: str = SHUFFLE_AGGREGATES, **arguments: str) -> tuple[dict[str, str], list[str]]:
+    """Each of `windows` aggregated over `relation` (Jinja: a relation or a quoted name), compiled in one dbt
+    invocation, each call after `prefix` (a WITH clause defining CTEs); and what dbt logged."""
     extra = "".join(f", {name}={value}" for name, value in arguments.items())
-    calls = [f"{{{{ window_tvf.window_aggregate({relation}, {window}, 'event_key', {SHUFFLE_AGGREGATES}{extra}) }}}}"
-             for window in SHUFFLE_WINDOWS.values()]
+    calls = [f"{prefix}{{{{ window_tvf.window_aggregate({relation}, {window}, 'event_key', {aggregates}{extra}) }}}}"
+             for window in windows.values()]
     run = run_dbt(["compile", "--quiet", "--inline", "\n;\n".join(calls)])
     assert run.success, run.messages
-    return dict(zip(SHUFFLE_WINDOWS, run.result.results[0].node.compiled_code.split("\n;\n"))), run.log
+    return dict(zip(windows, run.result.results[0].node.compiled_code.split("\n;\n"))), run.log
 
 
 def table(name: str) -> str:
@@ -188,7 +190,10 @@ def table(name: str) -> str:
 def test_keys_argument_names_the_slices_shuffle(built: DbtRun) -> None:
     # 'many': the rows shuffled once by key; 'few': partial aggregation first (no distribute by), and a hop's slices
     # copied into their windows instead of read ahead with lead()
-    (many, _), (few, _) = compiled_aggregations("'events'", keys="'many'"), compiled_aggregations("'events'", keys="'few'")
+    # (a name whose types are unknown when the query compiles: no avg, which would take the row path there)
+    unknown = "{'events': 'count(*)', 'total': 'sum(amount)', 'low': 'min(amount)'}"
+    (many, _), (few, _) = (compiled_aggregations("'events'", aggregates=unknown, keys="'many'"),
+                           compiled_aggregations("'events'", aggregates=unknown, keys="'few'"))
     for kind in SHUFFLE_WINDOWS:
         assert "distribute by event_key" in many[kind] and "distribute by" not in few[kind], kind
     assert "lead(" not in few["hop"] and "group by event_key, window_start_position" in few["hop"]
@@ -203,6 +208,35 @@ def test_the_shuffle_follows_the_rows_per_key_and_slice_read_at_compile_time(bui
         # read once per relation, keys and slice length in a model: hop and cumulate share their 1-hour slices
         estimates = [line for line in log if "window_tvf: partial aggregation of" in line]
         assert len(estimates) == 2 and all("20000 rows" in line for line in estimates), estimates
+
+
+def test_a_name_is_estimated_on_the_relation_it_is_built_on(built: DbtRun, spark) -> None:
+    # A schema-qualified table name, a CTE selecting from it (filtered), and a CTE over that CTE get the plan the
+    # relation gets, estimated on the table; a CTE that renames the time column cannot be followed and keeps the
+    # rows shuffled by key. On two keys the estimate says partials first, on a key per row the rows shuffled.
+    write_events(spark, "two_keys", 2)
+    write_events(spark, "own_keys", 0)
+    for name, shuffled in [("two_keys", False), ("own_keys", True)]:
+        qualified = f"{SHUFFLE_SCHEMA}.{name}"
+        ctes = (f"with recent as (select * from {qualified} where amount >= 0), "
+                f"narrow as (select event_key, ts, amount from recent), "
+                f"renamed as (select event_key, ts as event_time, amount from {qualified}) ")
+        inputs = {"table name": ("", f"'{qualified}'"), "cte": (ctes, "'recent'"), "cte of a cte": (ctes, "'narrow'")}
+        for label, (prefix, relation) in inputs.items():
+            plans, log = compiled_aggregations(relation, prefix=prefix)
+            assert {kind: "distribute by event_key" in sql for kind, sql in plans.items()} == dict.fromkeys(plans, shuffled), (name, label)
+            estimates = [line for line in log if "window_tvf: partial aggregation of" in line]
+            assert len(estimates) == 2 and all(name in line and "20000 rows" in line for line in estimates), "\n".join(estimates)
+        renamed = {k: v.replace("'ts'", "'event_time'") for k, v in SHUFFLE_WINDOWS.items()}
+        plans, log = compiled_aggregations("'renamed'", prefix=ctes, windows=renamed)
+        assert all("distribute by event_key" in sql for sql in plans.values()), name
+        assert not [line for line in log if "window_tvf: partial aggregation of" in line]
+    # in a model's SQL, a CTE over a ref(): estimated on the model (here a seed) it refers to
+    run = run_dbt(["compile", "--quiet", "--inline", "with bids as (select * from {{ ref('bid') }} where price > 0) "
+                   "{{ window_tvf.window_aggregate('bids', {'tvf': 'hop', 'timecol': 'bidtime', 'slide': '5 minutes', "
+                   "'size': '10 minutes'}, 'item', {'total': 'sum(price)'}) }}"])
+    assert run.success, run.messages
+    assert [line for line in run.log if re.search(r"partial aggregation of \S*bid`? \(which bids reads\) by item", line)], run.log
 
 
 def test_a_shuffle_chosen_at_compile_time_stays_exact_when_the_keys_change(built: DbtRun, spark) -> None:
@@ -282,3 +316,67 @@ def test_distinct_counts_equal_an_independent_model(built: DbtRun, spark) -> Non
             rows = spark.sql(sql).collect()
             assert {(r.window_start, r.window_end, r.event_key): (r.users, r.events) for r in rows} == model, (name, plan)
             assert len(rows) == len(model) and all(abs(r.approx_users - r.users) <= 0.02 * r.users for r in rows), (name, plan)
+
+
+def test_a_sketch_cascade_gives_the_same_rows_on_every_plan(built: DbtRun, spark) -> None:
+    # docs/distinct_counts.md's cascade: daily sketches kept in a table with their window columns, rolled up over
+    # their window_time by a 7-day hop with approx_distinct_union. The row path windows rows that have window
+    # columns already (it failed to compile: "already has a column named window_start"), so every plan gives the
+    # rows the sliced path gives: strategy 'rows', 'slices', and 'auto' with a median beside, which does not merge
+    # (the row path); on the table and on a view's name (columns unknown when the model compiles). Expected: the
+    # exact distinct users per window (sketches of lg_k 14 count 40 users exactly), windows from window_reference.py
+    # (New York's days, across the DST change of 2024-03-10).
+    import random
+    import statistics
+    from datetime import datetime, timezone
+
+    import window_reference as ref
+
+    generator = random.Random(40)
+    start = int(datetime(2024, 3, 1, tzinfo=timezone.utc).timestamp())
+    events = [(start + generator.randrange(16 * 86400), generator.randrange(40)) for _ in range(300)]
+    spark.sql(f"create database if not exists {SHUFFLE_SCHEMA}")
+    spark.createDataFrame(events, "epoch long, user_id long").selectExpr(
+        "timestamp_seconds(epoch) as event_time", "user_id").createOrReplaceTempView("cascade_events")
+    daily = ("{{ window_tvf.window_aggregate('cascade_events', {'tvf': 'tumble', 'timecol': 'event_time', 'size': "
+             "'1 day', 'time_zone': 'America/New_York'}, none, {'users': 'approx_distinct_sketch(user_id, 14)'}) }}")
+    spark.sql(f"drop table if exists {SHUFFLE_SCHEMA}.daily_user_sketches")
+    spark.sql(compiled(daily)).write.saveAsTable(f"{SHUFFLE_SCHEMA}.daily_user_sketches")
+    spark.table(f"{SHUFFLE_SCHEMA}.daily_user_sketches").createOrReplaceTempView("daily_user_sketches_view")
+    week = ("{'tvf': 'hop', 'timecol': 'window_time', 'slide': '1 day', 'size': '7 days', "
+            "'time_zone': 'America/New_York'}")
+    plans = {"rows": ("{'mau_estimate': 'approx_distinct_union(users)'}", "'rows'"),
+             "slices": ("{'mau_estimate': 'approx_distinct_union(users)'}", "'slices'"),
+             "auto, a median beside": ("{'mau_estimate': 'approx_distinct_union(users)', "
+                                       "'median_day': 'median(hll_sketch_estimate(users))'}", "'auto'")}
+    relations = {"table": table("daily_user_sketches"), "view name": "'daily_user_sketches_view'"}
+    calls = [f"{{{{ window_tvf.window_aggregate({relation}, {week}, none, {aggregates}, strategy={strategy}) }}}}"
+             for relation in relations.values() for aggregates, strategy in plans.values()]
+    queries = compiled("\n;\n".join(calls)).split("\n;\n")
+
+    day_users: dict[tuple, set] = {}
+    for epoch, user in events:
+        (_, _, day_time), = ref.window_rows(datetime.fromtimestamp(epoch, timezone.utc), "America/New_York", "tumble",
+                                            size="1 day")
+        day_users.setdefault(day_time, set()).add(user)
+    expected_users: dict[tuple, set] = {}
+    expected_days: dict[tuple, list] = {}
+    for day_time, users in day_users.items():
+        for window_start, window_end, window_time in ref.window_rows(day_time, "America/New_York", "hop",
+                                                                     slide="1 day", size="7 days"):
+            window = (window_start, window_end, int(window_time.timestamp() * 1_000_000))
+            expected_users[window] = expected_users.get(window, set()) | users
+            expected_days.setdefault(window, []).append(len(users))
+    expected = {window: len(users) for window, users in expected_users.items()}
+    assert len(expected) == 23 and max(expected.values()) == 40 and min(expected.values()) < 40
+
+    for index, query in enumerate(queries):
+        relation, plan = list(relations)[index // len(plans)], list(plans)[index % len(plans)]
+        assert ("window_tvf__window_start" in query) is (plan != "slices"), (relation, plan)  # the row path
+        rows = spark.sql(f"select *, unix_micros(window_time) as window_time_micros from ({query})").collect()
+        assert {(r.window_start, r.window_end, r.window_time_micros): r.mau_estimate for r in rows} == expected, (
+            relation, plan)
+        assert len(rows) == len(expected)
+        if plan.startswith("auto"):
+            assert {(r.window_start, r.window_end, r.window_time_micros): r.median_day for r in rows} == {
+                window: statistics.median(days) for window, days in expected_days.items()}, (relation, plan)

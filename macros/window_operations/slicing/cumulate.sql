@@ -50,5 +50,5 @@
             {{ window_tvf._grid_wall(step_grid, 'window_end_position') }} as window_tvf__end
         from ({{ ends }}) as ends
     {%- endset -%}
-    {{ return(window_tvf._sliced_output(keys, plan, source, axis)) }}
+    {{ return(window_tvf._sliced_output(keys, plan, source, axis, ['period_start', 'window_end_position'])) }}
 {% endmacro %}

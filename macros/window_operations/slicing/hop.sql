@@ -26,12 +26,16 @@
         The lead path reads (reach - 1) next slices per partial column and merges them once per window: its SQL and
         its work grow with reach x columns. Up to 160 lead values (1 day / 1 hour with 4 aggregates: 115) it is the
         faster path for rows shuffled by key on every key distribution measured (docs/benchmarks.md); beyond, block
-        merges. Slice copies grow with reach x slices, which partial aggregation keeps few.
+        merges, and for decimal sums that its + would round (types.sql, _flat_sums_exact). The hidden type
+        templates of types.sql are pruned by Spark and do not count. Slice copies grow with reach x slices, which
+        partial aggregation keeps few.
     -#}
     {%- set reach = size // ns.a -%}
+    {%- set lead_values = (reach - 1) * (window_tvf._partial_columns(plan | rejectattr('template', 'defined')) | length + 1) -%}
     {%- if shuffle == 'partials' and reach <= 32 -%}
         {%- set merged = window_tvf._hop_slice_copies_sql(slices, keys, plan, axis, grid, size) -%}
-    {%- elif reach <= 32 and (reach - 1) * (window_tvf._partial_columns(plan) | length + 1) <= 160 -%}
+    {%- elif reach <= 32 and lead_values <= 160 and window_tvf._flat_sums_exact(plan, reach - 1) -%}
+        {%- set plan = window_tvf._flat_sum_guard(plan, reach - 1) -%}
         {%- set merged = window_tvf._hop_following_slices_sql(slices, keys, plan, axis, grid, size, reach) -%}
     {%- else -%}
         {%- set merged = window_tvf._hop_block_merge_sql(slices, keys, plan, axis, grid, size) -%}
@@ -47,7 +51,7 @@
             {{ window_tvf._grid_wall(grid, 'window_start_position + ' ~ size) }} as window_tvf__end
         from ({{ merged }}) as merged
     {%- endset -%}
-    {{ return(window_tvf._sliced_output(keys, plan, source, axis)) }}
+    {{ return(window_tvf._sliced_output(keys, plan, source, axis, ['window_start_position'])) }}
 {% endmacro %}
 
 

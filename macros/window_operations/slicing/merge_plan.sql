@@ -6,7 +6,10 @@
 {#-
     How each aggregate merges: a list of {name, partials: [(column, partial call, merge function)], final}, or
     none when some aggregate cannot be merged (e.g. percentile, collect_list, count(distinct x) FILTER (...)).
-    avg(x) is sum(x) / count(x) on both paths, so they agree exactly. The HLL forms (approx_distinct, ...;
+    A sum (and an avg's sum) also has sum_of (its argument), sum_column (its partial column) and sum_final (the final
+    value, %s for the merged sum): merges widen a decimal sum, which _typed_plan (types.sql) casts back to the row
+    path's type. An avg also has avg_of and count_column: its final value is its merged sum divided by its merged
+    count as Spark's avg divides (one rounding, at the scale of avg's type), which _typed_plan writes. The HLL forms (approx_distinct, ...;
     macros/internal/distinct_aggregates.sql) merge their slices' sketches with hll_union_agg. With
     `exact_distinct` (hop and cumulate), count(distinct x) is planned as {name, partials: [], final, distinct: x}:
     its count is not merged from partials but counted from the (key, x, slice) rows (distinct.sql); when no
@@ -34,10 +37,16 @@
         {%- elif (arguments | trim | lower).startswith('distinct') -%}
             {{ return(none) }}
         {%- elif function in ('avg', 'mean') -%}
+            {%- set sum_final = 'try_divide(%s, partial_' ~ name ~ '_count)' -%}
             {%- do plan.append({'name': name, 'partials': [
                 ('partial_' ~ name ~ '_sum', 'sum(' ~ arguments ~ ')', 'sum'),
                 ('partial_' ~ name ~ '_count', 'count(' ~ arguments ~ ')', 'sum')],
-                'final': 'try_divide(partial_' ~ name ~ '_sum, partial_' ~ name ~ '_count)'}) -%}
+                'final': sum_final | format('partial_' ~ name ~ '_sum'),
+                'sum_of': arguments, 'sum_column': 'partial_' ~ name ~ '_sum', 'sum_final': sum_final,
+                'avg_of': arguments, 'count_column': 'partial_' ~ name ~ '_count'}) -%}
+        {%- elif function == 'sum' -%}
+            {%- do plan.append({'name': name, 'partials': [('partial_' ~ name, call, 'sum')], 'final': 'partial_' ~ name,
+                'sum_of': arguments, 'sum_column': 'partial_' ~ name, 'sum_final': '%s'}) -%}
         {%- elif function in merges -%}
             {%- do plan.append({'name': name, 'partials': [('partial_' ~ name, call, merges[function])],
                 'final': 'partial_' ~ name}) -%}
@@ -64,7 +73,7 @@
 
 {#-
     A plan for windows that are one slice each (tumble): every aggregate computed whole per slice, never merged, so
-    any aggregate works (count(distinct x), percentiles, FILTER clauses); avg as on the row path.
+    any aggregate works (count(distinct x), percentiles, FILTER clauses), each as on the row path.
 -#}
 {% macro _whole_plan(measures) %}
     {%- set plan = [] -%}
@@ -97,14 +106,10 @@
     {{ return(columns) }}
 {% endmacro %}
 
-{#- The row path's call for an aggregate: avg as sum / count, like the sliced path. -#}
+{#- The row path's call for an aggregate: the call itself (Spark's types and values), a sketch in its row form. -#}
 {% macro _row_aggregate(call) %}
     {%- set sketch = window_tvf._sketch_call('aggregate', call, 'window_aggregate') -%}
     {%- if sketch is not none -%}{{ return(window_tvf._sketch_row_aggregate(sketch)) }}{%- endif -%}
-    {%- set single_call = window_tvf._single_call(call) -%}
-    {%- if single_call and single_call[0] in ('avg', 'mean') and not (single_call[1] | trim | lower).startswith('distinct') -%}
-        {{ return('try_divide(sum(' ~ single_call[1] ~ '), count(' ~ single_call[1] ~ '))') }}
-    {%- endif -%}
     {{ return(call) }}
 {% endmacro %}
 

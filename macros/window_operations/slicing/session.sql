@@ -4,14 +4,14 @@
     (merge_plan.sql), the rows are first reduced to gap buckets (below), and the sort numbers buckets
     instead of rows. A session's bounds belong to the whole session: when group_by has keys beyond the session's
     partition keys, several groups share one session, so the bounds are taken over the session's groups (a window
-    over the grouped rows, which are far fewer than the input rows).
+    over the grouped rows, which are far fewer than the input rows). `plan`: the merge plan (typed, types.sql), or
+    none when some aggregate does not merge.
 -#}
-{% macro _session_aggregate_sql(relation, spec, keys, measures, axis, key_count) %}
+{% macro _session_aggregate_sql(relation, spec, keys, measures, plan, axis, key_count) %}
     {%- set gap = window_tvf._positive_duration(spec.gap, 'window_aggregate', 'gap') -%}
     {%- set partition_keys = window_tvf._column_names(spec.get('partition_by'), 'window_aggregate', 'partition_by') -%}
     {%- set extra_keys = keys | reject('in', partition_keys) | list -%}
     {%- set by_session = 'partition by ' ~ (partition_keys + ['window_tvf__session']) | join(', ') -%}
-    {%- set plan = window_tvf._merge_plan(measures) -%}
     {%- set grouped_columns, final_columns = [], [] -%}
     {%- if plan is none -%}
         {%- set numbered = window_tvf._numbered_sessions(relation, spec.timecol, gap, 'source_rows.*', partition_keys, axis) -%}
@@ -43,7 +43,7 @@
         {%- for column, partial, merge in window_tvf._partial_columns(plan) -%}
             {%- do grouped_columns.append(window_tvf._merge_call(merge, column) ~ ' as ' ~ column) -%}
         {%- endfor -%}
-        {%- for measure in plan -%}
+        {%- for measure in plan | rejectattr('hidden', 'defined') -%}
             {%- do final_columns.append(measure.final ~ ' as ' ~ measure.name) -%}
         {%- endfor -%}
     {%- endif -%}
@@ -87,4 +87,5 @@ from (
             {%- for key in extra_keys %}, {{ key }}{% endfor %}
     ) as grouped
 ) as sessions
+{{- window_tvf._typed_window(plan or [], partition_keys + ['window_tvf__session'] + extra_keys, 'window_tvf__start') }}
 {%- endmacro %}

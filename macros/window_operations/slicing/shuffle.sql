@@ -7,8 +7,10 @@
       - 'rows': the raw rows are shuffled once, by key; the slice GROUP BY and the merge share that shuffle. Many
         keys (a few rows per key and slice): partial aggregation saves little, and a second shuffle costs more.
     window_aggregate's `keys` argument names the plan ('few', 'many'); without it the plan follows an estimate read
-    when the model compiles (_partial_reduction), and without an estimate (a CTE name, a relation not built yet,
-    dbt's parse phase) it is 'rows'.
+    when the model compiles (_partial_reduction): of the relation, or for a name, of the table it names or the
+    relation the model's CTE of that name selects from (macros/internal/cte_sources.sql). Without an estimate (a
+    CTE over relations without the keys or the time column, a relation not built yet, dbt's parse phase) it is
+    'rows'.
 #}
 
 {#- window_aggregate's `keys` argument: none (estimate), 'few' or 'many'. -#}
@@ -65,7 +67,13 @@
         filter to the batch renders it with the batch's rows, about as many per key and slice as the batch reads. -#}
     {%- set relation = context.get('window_tvf__batch_relations', {}).get(relation, relation)
         if relation is string else relation -%}
-    {%- if not execute or relation is string or not window_tvf._known_columns(relation) -%}
+    {#- A name (a CTE of the model, or a table) is estimated on the relation it is, or is built on, that has the
+        keys and the time column (macros/internal/cte_sources.sql): a filter or projection of it groups alike. -#}
+    {%- set named = relation if relation is string else none -%}
+    {%- if named is not none -%}
+        {%- set relation = window_tvf._built_on(named, [timecol] + keys) -%}
+    {%- endif -%}
+    {%- if not execute or relation is none or relation is string or not window_tvf._known_columns(relation) -%}
         {{ return(none) }}
     {%- endif -%}
     {%- set cache = context.get('window_tvf__partial_reduction', {}) -%}
@@ -95,7 +103,8 @@
         {%- do context.update({'window_tvf__partial_reduction': cache}) -%}
         {%- set seconds = (modules.datetime.datetime.now() - began).total_seconds() -%}
         {%- set threshold = window_tvf._partials_threshold() -%}
-        {{ log('window_tvf: partial aggregation of ' ~ relation ~ ' by ' ~ (keys | join(', ')) ~ ' and slices of '
+        {{ log('window_tvf: partial aggregation of ' ~ relation ~ (' (which ' ~ named ~ ' reads)' if named is not none
+            and named | trim != relation | string else '') ~ ' by ' ~ (keys | join(', ')) ~ ' and slices of '
             ~ grid.period ~ ' ' ~ grid.unit ~ ': about ' ~ ('%.1f' | format(reduction) if reduction is not none else 'unknown')
             ~ ' rows per partial row (' ~ table_rows ~ ' rows in ' ~ partitions ~ ' partitions; ' ~ d
             ~ ' partial rows in the first ' ~ sampled ~ ' rows, ' ~ d_half ~ ' in their first half; read in '

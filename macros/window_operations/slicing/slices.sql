@@ -7,7 +7,8 @@
       - cumulate.sql: slices of one step, merged by a running merge within each period;
       - session.sql:  one sort numbers the sessions, then one GROUP BY.
     Everything is bigint arithmetic on wall-clock positions (macros/internal/window_grid.sql); window columns are
-    made once per window at the end (_sliced_output).
+    made once per window at the end (_sliced_output), and merged sums are brought back to the row path's types
+    (types.sql).
 #}
 
 {#-
@@ -18,10 +19,9 @@
 {% macro _sliced_aggregate(relation, window, keys, measures, grouping, key_count=none) %}
     {%- if window is none or grouping is not none -%}{{ return(none) }}{%- endif -%}
     {%- set spec = window_tvf._window_spec(window, 'window_aggregate') -%}
-    {%- set plan = window_tvf._merge_plan(measures, exact_distinct=spec.tvf in ('hop', 'cumulate')) -%}
-    {%- if plan is none and spec.tvf == 'tumble' -%}
-        {%- set plan = window_tvf._whole_plan(measures) -%}
-    {%- endif -%}
+    {#- A tumble's slices are its windows: every aggregate is computed whole, as on the row path. -#}
+    {%- set plan = window_tvf._whole_plan(measures) if spec.tvf == 'tumble'
+        else window_tvf._merge_plan(measures, exact_distinct=spec.tvf in ('hop', 'cumulate')) -%}
     {%- set partition_keys = window_tvf._column_names(spec.get('partition_by'), 'window_aggregate', 'partition_by') -%}
     {%- if spec.tvf == 'dynamic_session' or (spec.tvf == 'session' and partition_keys | reject('in', keys) | list)
         or window_tvf._reads_window_rows(measures) -%}
@@ -38,8 +38,12 @@
     {%- if spec.tvf == 'tumble' -%}
         {{ return(window_tvf._tumble_aggregate_sql(relation, spec, keys, plan, axis)) }}
     {%- endif -%}
+    {#- Merged values in the row path's types; none when some cannot be (an avg whose exact quotient needs the input's
+        types, unknown here, or a decimal too wide for it: types.sql): the row path, or a session's row numbering. -#}
+    {%- set plan = none if plan is none else window_tvf._typed_plan(plan, relation) -%}
+    {%- if plan is none and spec.tvf != 'session' -%}{{ return(none) }}{%- endif -%}
     {%- if spec.tvf == 'session' -%}
-        {{ return(window_tvf._session_aggregate_sql(relation, spec, keys, measures, axis, key_count)) }}
+        {{ return(window_tvf._session_aggregate_sql(relation, spec, keys, measures, plan, axis, key_count)) }}
     {%- endif -%}
     {{ return({'hop': window_tvf._hop_aggregate_sql, 'cumulate': window_tvf._cumulate_aggregate_sql}[spec.tvf](
         relation, spec, keys, plan, axis, key_count)) }}
@@ -81,9 +85,10 @@
 {#-
     The output columns: window columns, keys, then each aggregate's final value from its merged partials. `source`
     has the window's wall-clock start and end as window_tvf__start and window_tvf__end (microseconds), and
-    window_tvf__like when the time column's type is unknown.
+    window_tvf__like when the time column's type is unknown. `window_by`: the columns of `source` that identify a
+    window of a key (types.sql, _typed_window).
 -#}
-{% macro _sliced_output(keys, plan, source, axis) %}
+{% macro _sliced_output(keys, plan, source, axis, window_by=[]) %}
 select
     {{ window_tvf._window_columns(axis, 'window_tvf__start', 'window_tvf__end', 'window_tvf__like') }},
     {%- for key in keys %}
@@ -93,6 +98,7 @@ select
     {{ measure.final }} as {{ measure.name }}{{ ',' if not loop.last }}
     {%- endfor %}
 from ({{ source }}) as merged_windows
+{{- window_tvf._typed_window(plan, keys + window_by, 'window_tvf__start') }}
 {%- endmacro %}
 
 {#- `, min(window_tvf__like) as window_tvf__like` when a merge must carry the time column's type, else nothing. -#}
