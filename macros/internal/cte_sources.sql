@@ -65,6 +65,18 @@
     its own).
 -#}
 {% macro _cte_definition(name) %}
+    {#- Read once per name and model (kept in the model's context): the estimate, the columns and the aggregate
+        types all ask, and the scan goes over the model's whole SQL a character at a time. -#}
+    {%- set cache = context.get('window_tvf__cte_definitions', {}) -%}
+    {%- if name not in cache -%}
+        {%- do cache.update({name: window_tvf._scanned_cte_definition(name)}) -%}
+        {%- do context.update({'window_tvf__cte_definitions': cache}) -%}
+    {%- endif -%}
+    {{ return(cache[name]) }}
+{% endmacro %}
+
+{#- _cte_definition, scanned from the model's SQL. -#}
+{% macro _scanned_cte_definition(name) %}
     {%- set raw = model.get('raw_code') if model is mapping else none -%}
     {%- if not raw -%}{{ return(none) }}{%- endif -%}
     {#- Comments (Jinja's and SQL's) become spaces of the same length: neither a `with` nor a parenthesis in them
