@@ -13,10 +13,23 @@ from dbt_harness import REPO, DbtRun, configure_environment, run_dbt
 sys.path.insert(0, str(REPO / "dags"))
 
 # Tests get their own warehouse and metastore, fresh each run, apart from the pipeline's .spark/ (the runs on other
-# Spark versions, spark_versions.py, name theirs).
-SPARK_DIR = Path(os.environ.get("WINDOW_TVF_TEST_SPARK_DIR", REPO / ".spark" / "pytest"))
-shutil.rmtree(SPARK_DIR, ignore_errors=True)
+# Spark versions, spark_versions.py, name theirs). `make test` runs two pytest-xdist workers: each is a process with
+# its own SparkSession, so its own warehouse, Derby metastore (one process per metastore) and dbt target and log
+# directories; the run's controller (or a run without workers) empties the whole directory first.
+TEST_DIR = Path(os.environ.get("WINDOW_TVF_TEST_SPARK_DIR", REPO / ".spark" / "pytest"))
+WORKER = os.environ.get("PYTEST_XDIST_WORKER")
+SPARK_DIR = TEST_DIR / WORKER if WORKER else TEST_DIR
+if WORKER:
+    os.environ["DBT_TARGET_PATH"] = str(SPARK_DIR / "target")
+    os.environ["DBT_LOG_PATH"] = str(SPARK_DIR / "logs")
+else:
+    shutil.rmtree(TEST_DIR, ignore_errors=True)
 configure_environment(SPARK_DIR)
+
+# The group of tests that share the session's `dbt build` (and the oldest Spark's run, started after it) stays on
+# one worker; every other test module is a group of its own (pytest-xdist's --dist loadgroup): the scheduled
+# pipeline, the crash test and the cluster test build what they need, and run beside the build's group.
+BUILD_GROUP = "build"
 
 
 @pytest.fixture(scope="session")
@@ -50,13 +63,23 @@ def spark(built: DbtRun):
 OLDEST_SPARK_RUN = pytest.StashKey["Background | None"]()
 
 
-@pytest.hookimpl(trylast=True)  # after -k and -m have deselected
-def pytest_collection_modifyitems(session: pytest.Session, config: pytest.Config, items: list[pytest.Item]) -> None:
+@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    if not config.pluginmanager.hasplugin("xdist"):  # the other Spark versions' venvs run without it
+        return
+    for item in items:
+        shares_the_build = "build" in item.fixturenames or item.path.name == "test_spark_versions.py"
+        item.add_marker(pytest.mark.xdist_group(BUILD_GROUP if shares_the_build else item.path.stem))
+
+
+def pytest_collection_finish(session: pytest.Session) -> None:
     """test_spark_versions.py's run on the oldest Spark (a pytest of its own in a subprocess, 4-6 minutes) runs beside
     the main suite rather than at its turn near the end. It starts once the main suite's `dbt build` is done (the
     build fixture): the build keeps both cores busy, and the two slowed each other (on 2 cores the build took 377 s
-    beside the 3.5 run and 221 s alone), while most of what follows waits on JVM starts, child processes and sensors."""
-    if not config.option.collectonly and any(item.path.name == "test_spark_versions.py" for item in items):
+    beside the 3.5 run and 221 s alone), while most of what follows waits on JVM starts, child processes and sensors.
+    (After -k and -m have deselected: session.items is the final selection.)"""
+    config = session.config
+    if not config.option.collectonly and any(item.path.name == "test_spark_versions.py" for item in session.items):
         config.stash[OLDEST_SPARK_RUN] = None  # selected; started by _start_oldest_spark_run
 
 

@@ -7,6 +7,7 @@ environment the crash test sets), as an Airflow worker runs a task:
         leaves TABLE as a kill between "delete the old partition" and "rename the staged one" would: the partition's
         directory moved into a committed staging directory
     python pipeline_child.py staging FILE              the warehouse's staging directories, as JSON
+    python pipeline_child.py recover                   what every writing task does first: repair what a kill left
 
 Several commands run in one process (one JVM start) when joined by `then`, e.g. `run 2 2 then dump FILE`.
 """
@@ -78,6 +79,8 @@ def main(argv: list[str]) -> None:
             unfinished_commit(*arguments)
         elif command == "staging":
             staging(arguments[0])
+        elif command == "recover":
+            tasks.recover_interrupted_writes(Settings.from_environment())
         else:
             raise SystemExit(f"pipeline_child.py: unknown command {command!r} (run, dump, unfinished_commit, staging)")
 

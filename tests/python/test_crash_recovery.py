@@ -114,14 +114,14 @@ def test_retries_after_kills_during_overwrites_equal_an_uninterrupted_run(
     # SIGKILL while an insert_overwrite writes; the retry runs in a new process, as Airflow's would. The same process
     # then leaves the next case behind, a kill between "delete the old partition" and "rename the staged one" (the
     # window models copy their final windows from their own partitions, so without the repair the next run would
-    # lose them), lists the staging directories, and runs the task again (one JVM start less than a third process:
-    # the repair runs at the start of every task run, wherever it runs).
+    # lose them), lists the staging directories, and does what every task run does first, the repair (one JVM start
+    # less than a third process; that the task runs it is what the first retry's clean staging list shows).
     left = kill_while_overwriting(spark_dir)
     assert left, "a killed overwrite leaves its staging directory behind"
     partition = f"window_date={environment.start.date()}"
     after = retried(spark_dir, "unfinished_commit", "fct_item_sales_hop_1h_15m", partition,
                     "then", "staging", str(spark_dir / "staging.json"),
-                    "then", "run", str(HOURS - 1), str(HOURS - 1), "then", "dump", str(spark_dir / "again.json"))
+                    "then", "recover", "then", "dump", str(spark_dir / "again.json"))
     for table in PIPELINE_TABLES:
         assert after[table] == uninterrupted[table], table
     assert json.loads((spark_dir / "staging.json").read_text()) == [
