@@ -325,14 +325,12 @@ def growth_lines(spark, measured: dict, began: float) -> str:
     return "\n".join(lines)
 
 
-READING = "## Reading the table"
-
-
 def write_doc(table: str, growth: str, minutes: float) -> None:
-    """Replaces the measured part; keeps the hand-written reading (from READING on), which names its run's date."""
+    """Replaces the measured part (the doc's title and its text up to the first second-level heading); keeps every
+    section from that heading on (the hand-written readings, each naming its run's date, and the other benches')."""
     doc = REPO / "docs" / "benchmarks.md"
     previous = doc.read_text() if doc.exists() else ""
-    reading = previous[previous.index(READING):] if READING in previous else ""
+    reading = previous[previous.index("\n## ") + 1:] if "\n## " in previous else ""
     sizes = ", ".join(f"{rows:,} rows ({'median of ' + str(runs) + ' runs' if runs > 1 else 'one run'} per cell"
                       f"{'; hop and cumulate only' if rows >= LARGE_ROWS else ''})" for rows, runs in SIZES)
     subset = (f" Cells: {', '.join(ONLY_SHAPES) or 'every shape'}; {', '.join(ONLY_QUERIES) or 'every query'}."
