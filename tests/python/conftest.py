@@ -26,8 +26,8 @@ else:
     shutil.rmtree(TEST_DIR, ignore_errors=True)
 configure_environment(SPARK_DIR)
 
-# The group of tests that share the session's `dbt build` (and the oldest Spark's run, started after it) stays on
-# one worker; every other test module is a group of its own (pytest-xdist's --dist loadgroup): the scheduled
+# The test modules that share the session's `dbt build` (and the oldest Spark's run, started after it) stay on one
+# worker; every other test module is a group of its own (pytest-xdist's --dist loadgroup): the scheduled
 # pipeline, the crash test and the cluster test build what they need, and run beside the build's group.
 BUILD_GROUP = "build"
 
@@ -67,9 +67,11 @@ OLDEST_SPARK_RUN = pytest.StashKey["Background | None"]()
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     if not config.pluginmanager.hasplugin("xdist"):  # the other Spark versions' venvs run without it
         return
+    # By module: a module's tests may count on what its earlier tests did (a compile error on a built relation).
+    sharing = {item.path for item in items if "build" in item.fixturenames} | {
+        item.path for item in items if item.path.name == "test_spark_versions.py"}
     for item in items:
-        shares_the_build = "build" in item.fixturenames or item.path.name == "test_spark_versions.py"
-        item.add_marker(pytest.mark.xdist_group(BUILD_GROUP if shares_the_build else item.path.stem))
+        item.add_marker(pytest.mark.xdist_group(BUILD_GROUP if item.path in sharing else item.path.stem))
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
