@@ -4,6 +4,7 @@ import os
 import shutil
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -27,9 +28,11 @@ else:
 configure_environment(SPARK_DIR)
 
 # The test modules that share the session's `dbt build` (and the oldest Spark's run, started after it) stay on one
-# worker; every other test module is a group of its own (pytest-xdist's --dist loadgroup): the scheduled
-# pipeline, the crash test and the cluster test build what they need, and run beside the build's group.
+# worker; these build what they need, each a group of its own, and run beside the build's group (see
+# pytest_xdist_make_scheduler). A new module joins the build's group unless it is named here.
 BUILD_GROUP = "build"
+OWN_GROUP = {"test_scheduled_pipeline", "test_crash_recovery", "test_spark_clusters", "test_incremental_deduplicate",
+             "test_airflow_deployment"}
 
 
 @pytest.fixture(scope="session")
@@ -63,15 +66,20 @@ def spark(built: DbtRun):
 OLDEST_SPARK_RUN = pytest.StashKey["Background | None"]()
 
 
-@pytest.hookimpl(tryfirst=True)  # before pytest-xdist reads the groups
-def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if not config.pluginmanager.hasplugin("xdist"):  # the other Spark versions' venvs run without it
-        return
-    # By module: a module's tests may count on what its earlier tests did (a compile error on a built relation).
-    sharing = {item.path for item in items if "build" in item.fixturenames} | {
-        item.path for item in items if item.path.name == "test_spark_versions.py"}
-    for item in items:
-        item.add_marker(pytest.mark.xdist_group(BUILD_GROUP if item.path in sharing else item.path.stem))
+@pytest.hookimpl(optionalhook=True)  # a hook of pytest-xdist, which the other Spark versions' venvs do not have
+def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
+    """make test's scheduling: the modules in OWN_GROUP each go to a worker whole, every other module to the worker
+    that builds the project, in their order (a module's tests may count on what its earlier tests did, and the
+    build group's on the build before them). pytest-xdist's own --dist loadgroup does not group on pytest 9 (its
+    renamed node ids are not used); its scope scheduling with this scope does."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    class BuildGroup(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            module = nodeid.split("::", 1)[0]
+            return module if Path(module).stem in OWN_GROUP else BUILD_GROUP
+
+    return BuildGroup(config, log)
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
