@@ -70,8 +70,9 @@ OLDEST_SPARK_RUN = pytest.StashKey["Background | None"]()
 def pytest_xdist_make_scheduler(config: pytest.Config, log: Any) -> Any:
     """make test's scheduling: the modules in OWN_GROUP each go to a worker whole, every other module to the worker
     that builds the project, in their order (a module's tests may count on what its earlier tests did, and the
-    build group's on the build before them). pytest-xdist's own --dist loadgroup does not group on pytest 9 (its
-    renamed node ids are not used); its scope scheduling with this scope does."""
+    build group's on the build before them). pytest-xdist's own --dist loadgroup did not group here (xdist 3.8.0 on
+    pytest 9.2.0: the tests of a module all marked xdist_group ran on both workers); its scope scheduling with
+    this scope does."""
     from xdist.scheduler import LoadScopeScheduling
 
     class BuildGroup(LoadScopeScheduling):

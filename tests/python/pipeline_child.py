@@ -82,7 +82,7 @@ def main(argv: list[str]) -> None:
         elif command == "recover":
             tasks.recover_interrupted_writes(Settings.from_environment())
         else:
-            raise SystemExit(f"pipeline_child.py: unknown command {command!r} (run, dump, unfinished_commit, staging)")
+            raise SystemExit(f"pipeline_child.py: unknown command {command!r} (run, dump, unfinished_commit, staging, recover)")
 
 
 if __name__ == "__main__":
