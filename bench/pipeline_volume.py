@@ -14,7 +14,8 @@ Parts (each in a process of its own, so every part starts a fresh JVM and measur
   tables were built up to it in one full refresh (so both see a whole deduplication TTL of history).
 - parser: one session, median of 3: parse_json_lines over 1 M and 10 M landing lines read as text, against Spark's
   JSON reader with the same fields typed (PERMISSIVE, a corrupt-record column), from_json into a map (the fast
-  path's one parse) and the text read alone; which path the lines took; the cores' use while parsing one big file.
+  path's one parse), from_json into the typed fields (the floor of any parse of a text column) and the text read
+  alone; the time planning the macro's query takes; which path the lines took; the cores' use while parsing one big file.
 
 Landing files are generated once per shape into .spark/bench-volume/landing-<events an hour>-<hours>h and reused.
 Results: docs/pipeline_scale.md, section "Production volume" (and docs/pipeline_volume.json); the full logs in
@@ -242,6 +243,9 @@ def part_parser(line_counts: list[int]) -> dict[str, Any]:
             "text_file_lines + parse_json_lines": lambda: spark.sql(numbered),
             "from_json into a map (the fast path's parse)": lambda: spark.sql(
                 f"select from_json(value, 'map<string,string>') as parsed from text.`{path}`"),
+            # the floor of any parse of a text column: Spark's own parse into the reader's typed fields
+            "from_json into the typed fields": lambda: spark.sql(
+                f"select from_json(value, '{schema.removesuffix(', _corrupt string')}') as parsed from text.`{path}`"),
             "the text read alone": lambda: spark.sql(f"select value from text.`{path}`"),
         }
         timings: dict[str, Any] = {}
@@ -255,11 +259,16 @@ def part_parser(line_counts: list[int]) -> dict[str, Any]:
                 cores.append((_cpu_seconds(pid) - cpu) / wall)
             timings[name] = {"seconds": round(statistics.median(runs[1:]), 2), "runs": [round(r, 2) for r in runs[1:]],
                              "cores_busy": round(statistics.median(cores[1:]), 2)}
+        planning = []  # parse, analysis, optimization and physical planning of the macro's query: paid per query
+        for _ in range(4):
+            began = time.monotonic()
+            spark.sql(macro)._jdf.queryExecution().executedPlan()
+            planning.append(time.monotonic() - began)
         paths = {row.parse_path: row.lines for row in spark.sql(
             f"select parse_path, count(*) as lines from ({macro}) group by parse_path").collect()}
         rejected = spark.sql(f"select count(*) from ({macro}) where reason is not null").first()[0]
         results[str(count)] = {"lines": count, "distinct_lines": original, "timings": timings, "paths": paths,
-                               "rejected": rejected, "tasks": spark.sql(f"select * from text.`{path}`").rdd.getNumPartitions()}
+                               "rejected": rejected, "planning_seconds": round(statistics.median(planning[1:]), 2), "tasks": spark.sql(f"select * from text.`{path}`").rdd.getNumPartitions()}
         path.unlink()
     results["jvm_peak_gib"] = _peak_rss_gib(pid)
     return results
@@ -280,16 +289,27 @@ def _run_part(part: str, log: Path) -> dict[str, Any]:
     return json.loads(result.read_text())
 
 
+def _now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
 def _ratio(value: float, base: float) -> str:
     return f"{value / base:.2f}x"
 
 
+def _measured(*parts: dict[str, Any]) -> str:
+    """When and on which commit a part's results were measured (parts re-run alone keep the others' results)."""
+    stamps = sorted({f"{part.get('measured', '?')} (commit {part.get('commit', '?')}, load before "
+                     f"{part.get('load_before', '?')})" for part in parts})
+    return "Measured " + ", ".join(stamps) + "."
+
+
 def report(data: dict[str, Any]) -> str:
-    lines = [f"Measured {data['finished']} on {data['cores']} cores (load before {data['load_before']}), commit "
-             f"{data['commit']}; `make bench-volume`.", ""]
+    lines = [f"Last run {data['finished']} on {data['cores']} cores (load before {data['load_before']}), commit "
+             f"{data['commit']}; `make bench-volume`. Each part below says when it was measured.", ""]
     shapes = data.get("shapes", [])
     if shapes:
-        lines += ["| events an hour | Spark start + dbt parse, warm-up | interval 0 / 1 / 2 (s) | first / later | s per M events (1, 2) "
+        lines += [_measured(*shapes), "","| events an hour | Spark start + dbt parse, warm-up | interval 0 / 1 / 2 (s) | first / later | s per M events (1, 2) "
                   "| build_event_windows (s) | check_order_windows (s) | JVM peak |", "|---|---|---|---|---|---|---|---|"]
         for shape in shapes:
             runs = shape["intervals"]
@@ -305,6 +325,7 @@ def report(data: dict[str, Any]) -> str:
     if late:
         second, last = late["second"], late["late"]
         lines += [
+            _measured(late), "",
             f"Late in a day at {late['events_per_hour']:,} an hour: the second interval of the day ({second['start'][11:16]} "
             f"UTC, {second['lines']:,} lines) took **{second['seconds']} s**, a late one ({last['start'][11:16]} UTC, "
             f"{last['lines']:,} lines) **{last['seconds']} s**: {_ratio(last['seconds'], second['seconds'])} "
@@ -315,7 +336,7 @@ def report(data: dict[str, Any]) -> str:
         lines.append("")
     parser = data.get("parser")
     if parser:
-        lines += ["| lines | query | seconds (median of 3) | x Spark's JSON reader | cores busy |", "|---|---|---|---|---|"]
+        lines += [_measured(parser), "", "| lines | query | seconds (median of 3) | x Spark's JSON reader | cores busy |", "|---|---|---|---|---|"]
         for key, result in parser.items():
             if not isinstance(result, dict):
                 continue
@@ -329,7 +350,8 @@ def report(data: dict[str, Any]) -> str:
                 fast = result["paths"].get("fast", 0)
                 lines.append(f"- {result['lines']:,} lines ({result['tasks']} read tasks): {fast:,} on the fast path "
                              f"({fast / result['lines']:.1%}), {result['paths'].get('exact', 0):,} on the exact path, "
-                             f"{result['rejected']:,} rejected.")
+                             f"{result['rejected']:,} rejected; planning the macro's query took "
+                             f"{result.get('planning_seconds', '?')} s of its time.")
         lines.append("")
     return "\n".join(lines)
 
@@ -356,13 +378,14 @@ def main() -> int:
     data: dict[str, Any] = json.loads(RESULTS.read_text()) if RESULTS.exists() else {}
     data.update(cores=os.cpu_count(), load_before=[round(x, 1) for x in os.getloadavg()],
                 commit=subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=REPO).stdout.strip())
+    stamp = {"commit": data["commit"], "load_before": data["load_before"]}  # each part says when and where it was measured
     parts = args.parts.split(",")
     if "shapes" in parts:
         data["shapes"] = [s for s in data.get("shapes", []) if str(s["events_per_hour"]) not in args.shapes.split(",")]
         for events in args.shapes.split(","):
             log = WORK / f"shape-{events}.log"
             console.print(f"{int(events):,} events an hour: 3 intervals (log: {log}) ...")
-            shape = _run_part(f"shape:{events}", log)
+            shape = _run_part(f"shape:{events}", log) | stamp | {"measured": _now()}
             data["shapes"].append(shape)
             data["shapes"].sort(key=lambda s: s["events_per_hour"])
             console.print("  intervals " + " / ".join(f"{r['seconds']} s" for r in shape["intervals"])
@@ -370,13 +393,13 @@ def main() -> int:
     if "late-day" in parts:
         log = WORK / "late-day.log"
         console.print(f"Late in a day at {LATE_DAY_EVENTS:,} an hour (log: {log}) ...")
-        data["late_day"] = _run_part("late-day", log)
+        data["late_day"] = _run_part("late-day", log) | stamp | {"measured": _now()}
         console.print(f"  second interval {data['late_day']['second']['seconds']} s, late {data['late_day']['late']['seconds']} s")
     if "parser" in parts:
         log = WORK / "parser.log"
         console.print(f"The parser on {args.parser_lines} lines (log: {log}) ...")
-        data["parser"] = _run_part(f"parser:{args.parser_lines}", log)
-    data["finished"] = datetime.now(timezone.utc).isoformat(timespec="seconds")
+        data["parser"] = _run_part(f"parser:{args.parser_lines}", log) | stamp | {"measured": _now()}
+    data["finished"] = _now()
     RESULTS.write_text(json.dumps(data, indent=1) + "\n")
     sys.path.insert(0, str(REPO / "bench"))
     from harness import write_section
