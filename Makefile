@@ -12,7 +12,7 @@ export DBT_PROFILES_DIR ?= $(CURDIR)
 export SPARK_LOCAL_IP ?= 127.0.0.1
 export DBT_SEND_ANONYMOUS_USAGE_STATS ?= False
 
-.PHONY: setup pipeline airflow airflow-stop test-airflow bench-airflow test test-compat bench bench-distinct bench-time-zones bench-paths bench-tumble bench-pipeline bench-volume bench-nexmark bench-microbatch lock clean
+.PHONY: setup pipeline airflow airflow-stop test-airflow bench-airflow test test-compat test-formats bench bench-distinct bench-time-zones bench-paths bench-tumble bench-pipeline bench-volume bench-nexmark bench-microbatch lock clean
 
 $(BIN)/.synced: requirements.lock
 	@scripts/check_prerequisites.sh
@@ -65,6 +65,24 @@ test: setup .venv-spark35/.synced
 test-compat: setup $(COMPAT_VERSIONS:%=.venv-%/.synced)
 	@scripts/check_prerequisites.sh
 	$(BIN)/python tests/python/spark_versions.py $(COMPAT_VERSIONS)
+
+# Delta Lake and Apache Iceberg on the Spark versions that have a release of them (docs/table_formats.md): each
+# format's pinned jars fetched from Maven Central by Maven (spark_conf/table_formats/pom.xml, one profile per format
+# and Spark) into .spark/jars/<format>-spark<x.y>, Maven's cache in .spark/maven; then the conformance suites of
+# test-compat on each format's tables (profiles.yml's embedded_delta / embedded_iceberg targets).
+FORMAT_RUNS := spark40-delta spark40-iceberg
+.spark/jars/%/.fetched: spark_conf/table_formats/pom.xml
+	@command -v mvn >/dev/null || { echo "Maven (mvn) is needed to fetch the table formats' jars: apt-get install -y maven"; exit 1; }
+	rm -rf .spark/jars/$* && mkdir -p .spark/jars
+	@echo "Fetching the $* jars from Maven Central (log: .spark/jars/$*.log) ..."
+	@mvn --batch-mode -f $< -P $* -Dmaven.repo.local=$(CURDIR)/.spark/maven dependency:copy-dependencies \
+		-DoutputDirectory=$(CURDIR)/.spark/jars/$* > .spark/jars/$*.log 2>&1 || { tail -20 .spark/jars/$*.log; exit 1; }
+	@ls .spark/jars/$*
+	@touch $@
+
+test-formats: setup .venv-spark40/.synced .spark/jars/delta-spark4.0/.fetched .spark/jars/iceberg-spark4.0/.fetched
+	@scripts/check_prerequisites.sh
+	$(BIN)/python tests/python/spark_versions.py $(FORMAT_RUNS)
 
 # The window aggregation benchmark (41 minutes on 2 cores, 2026-11-27: three key distributions, 3 M and 10 M rows, both
 # shuffles of the sliced path per cell, and the input as a CTE name): prints a table and writes docs/benchmarks.md; then local time and calendar

@@ -13,6 +13,11 @@ REPO = Path(__file__).resolve().parents[2]
 # servers): the C1 compiler alone and one GC thread cost a third less CPU. C1 alone also shrinks the code cache to
 # 48 MB, which Spark's generated classes filled ("CodeCache is full", then VirtualMachineError in a task: Spark ends
 # the JVM, and every later query of the run failed with "Connection refused"), so it keeps the default 240 MB.
+# The table format the build writes (profiles.yml's embedded_delta / embedded_iceberg targets set it; make
+# test-formats): tables the tests create for themselves use it too, as a project on that lakehouse would. With
+# Iceberg's session catalog, a parquet table dropped by name keeps its files (Iceberg's Hive catalog drops the
+# metastore entry only), and the next create of that name fails with LOCATION_ALREADY_EXISTS.
+TABLE_FORMAT = os.environ.get("WINDOW_TVF_TABLE_FORMAT", "parquet")
 SHORT_LIVED_JVM = "-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m -XX:+UseSerialGC"
 
 

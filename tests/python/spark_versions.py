@@ -30,17 +30,31 @@ from dbt_harness import REPO, SHORT_LIVED_JVM
 
 @dataclass(frozen=True)
 class SparkVersion:
-    name: str  # spark35: .venv-spark35, requirements-spark35.lock
+    spark: str  # spark35: .venv-spark35, requirements-spark35.lock
+    table_format: str = "parquet"  # delta, iceberg: the profile's embedded_<format> target, jars from Maven Central
+
+    @property
+    def name(self) -> str:
+        """spark40, or spark40-delta for a table format's run."""
+        return self.spark if self.table_format == "parquet" else f"{self.spark}-{self.table_format}"
 
     @property
     def venv(self) -> Path:
-        return REPO / f".venv-{self.name}"
+        return REPO / f".venv-{self.spark}"
 
     @property
     def pyspark(self) -> str:
         """The pyspark version pinned in the lock file."""
-        lock = (REPO / f"requirements-{self.name}.lock").read_text()
+        lock = (REPO / f"requirements-{self.spark}.lock").read_text()
         return re.search(r"^pyspark==(\S+)", lock, re.MULTILINE).group(1)
+
+    @property
+    def jars(self) -> Path | None:
+        """The table format's jars for this Spark (the Makefile fetches them: spark_conf/table_formats/pom.xml)."""
+        if self.table_format == "parquet":
+            return None
+        minor = ".".join(self.pyspark.split(".")[:2])
+        return REPO / ".spark" / "jars" / f"{self.table_format}-spark{minor}"
 
     @property
     def work_dir(self) -> Path:
@@ -52,7 +66,10 @@ class SparkVersion:
         return self.work_dir / "pytest-jvm"
 
 
-VERSIONS = {name: SparkVersion(name) for name in ("spark35", "spark40")}
+VERSIONS = {version.name: version for version in (
+    *(SparkVersion(spark) for spark in ("spark35", "spark40")),
+    *(SparkVersion(spark, table_format) for spark in ("spark35", "spark40") for table_format in ("delta", "iceberg")),
+)}
 OLDEST = VERSIONS["spark35"]
 
 
@@ -171,6 +188,12 @@ class Background(threading.Thread):
         })
         if suite.select:
             env["WINDOW_TVF_TEST_SELECT"] = " ".join(suite.select)
+        if version.jars is not None:
+            jars = sorted(version.jars.glob("*.jar"))
+            if not jars:
+                raise FileNotFoundError(f"no jars in {version.jars}: `make test-formats` fetches them from Maven Central")
+            env.update(WINDOW_TVF_TARGET=f"embedded_{version.table_format}", WINDOW_TVF_TABLE_FORMAT=version.table_format,
+                       WINDOW_TVF_SPARK_JARS=",".join(map(str, jars)))
         began = time.monotonic()
         with open(log, "w") as out:
             self.process = subprocess.Popen(

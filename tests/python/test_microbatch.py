@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import microbatch_project as project
-from dbt_harness import run_dbt
+from dbt_harness import TABLE_FORMAT, run_dbt
 
 SCHEMA = project.SCHEMA
 
@@ -156,7 +156,7 @@ def test_a_failed_batch_and_dbt_retry_give_the_full_build(microbatch_project: Pa
     assert not first.success
     batches = first.result.results[0].batch_results
     assert [start.hour for start, _ in batches.failed] == [3] and len(batches.successful) == 9
-    spark.sql(f"create table {SCHEMA}.retry_gate using parquet as select 1 as open")
+    spark.sql(f"create table {SCHEMA}.retry_gate using {TABLE_FORMAT} as select 1 as open")
     retried = run_dbt(["retry"], project_dir=microbatch_project)
     assert retried.success, retried.messages
     assert compare(spark, "full_hop_1h_15m", "mb_retry_hop_1h_15m", *project.HOURLY)[1:] == (0, 0)

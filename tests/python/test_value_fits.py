@@ -9,7 +9,14 @@ from decimal import Decimal
 
 import pytest
 
-from dbt_harness import DbtRun, compile_error_line, compiled
+from dbt_harness import TABLE_FORMAT, DbtRun, compile_error_line, compiled
+
+# On Delta Lake tables `describe` (so dbt's columns) reports the seed's varchar(3) column as string, while Delta
+# still enforces the limit when a row is written (DELTA_EXCEED_CHAR_VARCHAR_LIMIT): the compile-time check cannot
+# see the limit there, and a value too long fails at run time instead (docs/table_formats.md). Strict: these fail
+# on Delta, and pass everywhere else.
+VARCHAR_HIDDEN = pytest.mark.xfail(TABLE_FORMAT == "delta", strict=True,
+                                   reason="Delta reports varchar(3) as string (docs/table_formats.md)")
 
 # (Jinja value, column type, the SQL literal the column gets, or None when the value does not fit it).
 FITS = [
@@ -162,6 +169,7 @@ FILLED_WITHOUT_COLUMNS = {
 }
 
 
+@VARCHAR_HIDDEN
 def test_fill_without_columns_fills_the_columns_that_hold_the_value(built: DbtRun, spark) -> None:
     fills = " union all ".join(
         f"select {index} as fill, * from ({{{{ window_tvf.fillna(ref('typed_columns'), {value}) }}}}) where id = 'null_row'"
@@ -263,7 +271,7 @@ NO_FIT = [
         "fillna(ref('typed_columns'), 'abcd', ['v'])",
         """window_tvf.fillna: argument 'value' got "abcd"; it does not fit column v of type varchar(3) """
         "(varchar(3) holds strings of at most 3 characters)",
-        id="varchar",
+        id="varchar", marks=VARCHAR_HIDDEN,
     ),
     pytest.param(
         "fillna(ref('typed_columns'), 1, ['b'])",
@@ -294,7 +302,7 @@ NO_FIT = [
         "columns of window_tvf.typed_columns (id string, ti tinyint, si smallint, i int, bi bigint, d decimal(10,2), "
         "d5 decimal(5,5), f float, db double, s string, v varchar(3), b boolean, dt date, ts timestamp, "
         "tn timestamp_ntz), so nothing would be filled; name the columns to fill, or pick a value they hold",
-        id="fits-no-column",
+        id="fits-no-column", marks=VARCHAR_HIDDEN,
     ),
     pytest.param(
         "fillna(ref('typed_columns'), none)",

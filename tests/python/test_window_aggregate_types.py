@@ -19,7 +19,7 @@ from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 import pytest
 
-from dbt_harness import DbtRun, compile_error, compiled, run_dbt
+from dbt_harness import TABLE_FORMAT, DbtRun, compile_error, compiled, run_dbt
 
 SCHEMA = "window_tvf_types"
 COLUMNS = {"i": "int", "b": "bigint", "d": "decimal(10,2)", "w": "decimal(30,10)", "f": "double"}
@@ -285,7 +285,7 @@ def test_a_sliced_avg_is_sparks_avg_for_every_decimal_scale(inputs: dict[str, st
     values = ", ".join(f"cast(v * {10 ** int(t.split(',')[1].rstrip(')'))} / 7 as {t}) as {name}"
                        for name, t in types.items())
     spark.sql(f"drop table if exists {SCHEMA}.scaled_events")
-    spark.sql(f"""create table {SCHEMA}.scaled_events using parquet as
+    spark.sql(f"""create table {SCHEMA}.scaled_events using {TABLE_FORMAT} as
         select concat('k', id % 3) as k, timestamp_seconds(1709251200 + id * 97) as ts, {values}
         from (select id, pmod(xxhash64(id), 2000001) - 1000000 as v from range(900))""")
     aggregates = {f"avg_{name}": f"avg({name})" for name in types} | {f"sum_{name}": f"sum({name})" for name in types}

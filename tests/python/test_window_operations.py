@@ -5,7 +5,7 @@ from __future__ import annotations
 import ast
 import re
 
-from dbt_harness import DbtRun, compiled, run_dbt
+from dbt_harness import TABLE_FORMAT, DbtRun, compiled, run_dbt
 from test_documented_examples import equality_results
 
 # Example pipeline model -> seed with its hand-checked expected output.
@@ -162,7 +162,7 @@ def write_events(spark, name: str, keys: int) -> None:
         spark.sql(f"create database {SHUFFLE_SCHEMA}")
     spark.sql(f"drop table if exists {SHUFFLE_SCHEMA}.{name}")
     spark.sql(f"""
-        create table {SHUFFLE_SCHEMA}.{name} using parquet as
+        create table {SHUFFLE_SCHEMA}.{name} using {TABLE_FORMAT} as
         select
             case when id % 97 = 0 then null else {key} end as event_key,
             timestamp_seconds(1704067200 + pmod(xxhash64(id, 2), 2 * 86400)) as ts,
