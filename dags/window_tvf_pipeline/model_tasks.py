@@ -27,8 +27,10 @@ VAR_NAMES = ["data_interval_start", "data_interval_end", "allowed_lateness", "de
 
 
 def manifest_path(settings: Settings) -> Path:
-    """The manifest the per-model DAGs are rendered from (write_manifest), apart from dbt's own target/ which every
-    dbt run rewrites."""
+    """The manifest the per-model DAGs are rendered from: WINDOW_TVF_DBT_MANIFEST (make airflow copies its start's
+    parse there), else write_manifest's, apart from dbt's own target/ which every dbt run rewrites."""
+    if os.environ.get("WINDOW_TVF_DBT_MANIFEST"):
+        return Path(os.environ["WINDOW_TVF_DBT_MANIFEST"])
     return settings.dbt_project_dir / ".airflow" / "cosmos" / "target" / "manifest.json"
 
 
