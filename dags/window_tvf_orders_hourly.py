@@ -4,6 +4,9 @@ against the price snapshot in force, and Great Expectations checks the results.
 
 Data interval: [data_interval_start, data_interval_end) of arrival time, one hour (CronDataIntervalTimetable, so a
 run for 02:00-03:00 starts after 03:00 and catchup/backfill walk the hours in order).
+
+The Airflow Variable `window_tvf_dbt_tasks` = per_model shows each dbt model as its own task (model_tasks.py); the
+gates, the snapshot wait and the checks stay their own tasks in the same order.
 """
 
 from __future__ import annotations
@@ -23,10 +26,6 @@ with DAG(
     **settings.dag_settings(),
 ) as dag:
 
-    @task
-    def build_event_windows(data_interval_start=None, data_interval_end=None) -> None:
-        tasks.build_event_windows(data_interval_start, data_interval_end)
-
     # The processing-time temporal join's rule in batch terms: the fact-side join never runs before the dimension
     # snapshot it needs has landed and loaded.
     @task.sensor(
@@ -39,19 +38,29 @@ with DAG(
         return tasks.price_snapshot_landed(data_interval_end)
 
     @task
-    def load_price_snapshots(data_interval_start=None, data_interval_end=None) -> None:
-        tasks.load_price_snapshots(data_interval_start, data_interval_end)
-
-    @task
-    def build_priced_orders(data_interval_start=None, data_interval_end=None) -> None:
-        tasks.build_priced_orders(data_interval_start, data_interval_end)
-
-    @task
     def check_order_windows(data_interval_start=None, data_interval_end=None) -> list[str]:
         return tasks.check_order_windows(data_interval_start, data_interval_end)
 
-    windows = build_event_windows()
-    prices = wait_for_price_snapshot() >> load_price_snapshots()
-    priced = build_priced_orders()
+    if settings.dbt_tasks == "per_model":
+        from window_tvf_pipeline.model_tasks import hourly_model_tasks
+
+        windows, prices, priced = hourly_model_tasks(settings, wait_for_price_snapshot())
+    else:
+
+        @task
+        def build_event_windows(data_interval_start=None, data_interval_end=None) -> None:
+            tasks.build_event_windows(data_interval_start, data_interval_end)
+
+        @task
+        def load_price_snapshots(data_interval_start=None, data_interval_end=None) -> None:
+            tasks.load_price_snapshots(data_interval_start, data_interval_end)
+
+        @task
+        def build_priced_orders(data_interval_start=None, data_interval_end=None) -> None:
+            tasks.build_priced_orders(data_interval_start, data_interval_end)
+
+        windows = build_event_windows()
+        prices = wait_for_price_snapshot() >> load_price_snapshots()
+        priced = build_priced_orders()
     [windows, prices] >> priced
     windows >> check_order_windows()

@@ -84,6 +84,9 @@ class LocalAirflow:
     # The scheduler imports what tasks import (dbt, GX, the Spark client) before its LocalExecutor forks the
     # processes that run tasks, so no task pays for those imports (window_tvf_pipeline.preload).
     preload: bool = True
+    # The Airflow Variable window_tvf_dbt_tasks: 'coarse' (a task per dbt build step) or 'per_model' (a task per dbt
+    # node, astronomer-cosmos' watcher mode, rendered from the manifest of the parse at start). `make airflow`: per_model.
+    dbt_tasks: str = "coarse"
 
     @property
     def state_file(self) -> Path:
@@ -153,6 +156,10 @@ class LocalAirflow:
             "ignore:resource_tracker:UserWarning",
             "DBT_SEND_ANONYMOUS_USAGE_STATS": "False",
             "SPARK_LOCAL_IP": self.host,
+            # per_model: Cosmos renders from a copy of the start's manifest (tasks rewrite DBT_TARGET_PATH's).
+            "AIRFLOW_VAR_WINDOW_TVF_DBT_TASKS": self.dbt_tasks,
+            "WINDOW_TVF_DBT_MANIFEST": str(self.home / "cosmos" / "manifest.json"),
+            "AIRFLOW__COSMOS__CACHE_DIR": str(self.home / "cosmos" / "cache"),
             **spark_env,
         }
 
@@ -326,6 +333,9 @@ def start(config: LocalAirflow, say: Any = print) -> Running:
             raise AirflowDeploymentError(f"target {config.target!r}: make airflow starts 'connect' or 'embedded'")
         if parse.wait() != 0:
             raise AirflowDeploymentError(f"dbt parse failed; end of {parse_log}:\n{_tail(parse_log)}")
+        manifest = Path(running.env["WINDOW_TVF_DBT_MANIFEST"])
+        manifest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(Path(running.env["DBT_TARGET_PATH"]) / "manifest.json", manifest)
         running.save(config.state_file)
         _write_env_file(config.home / "env", running.env)
         if config.preload:
@@ -467,8 +477,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--feed-hours", type=int, default=24, help="hours of landing files ahead of now (default 24)")
     parser.add_argument("--target", choices=("connect", "embedded"), default="connect",
                         help="connect (default): tasks on a Spark Connect server; embedded: each task its own Spark")
+    parser.add_argument("--dbt-tasks", choices=("per_model", "coarse"), default="per_model",
+                        help="per_model (default): a task per dbt model (astronomer-cosmos); coarse: per build step")
     args = parser.parse_args(argv)
-    config = LocalAirflow(target=args.target, hours=args.hours, feed_hours=args.feed_hours)
+    config = LocalAirflow(target=args.target, hours=args.hours, feed_hours=args.feed_hours, dbt_tasks=args.dbt_tasks)
     if args.action == "stop":
         stop(config)
         return 0

@@ -59,6 +59,7 @@ WRITTEN_TABLES = [t for t in PIPELINE_TABLES if t not in VIEWS]
 WINDOW_TABLES = [t for t in PIPELINE_TABLES if t.startswith(("fct_item_sales_", "fct_user_sessions_", "fct_top_items_"))]
 MICROBATCH_SUFFIX = "_microbatch"
 WINDOW_MODELS = {"incremental": "path:models/order_pipeline/windows", "microbatch": "tag:microbatch"}
+DBT_TASKS = ["coarse", "per_model"]
 _UNITS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400}
 
 
@@ -117,6 +118,9 @@ class Settings:
     # 'incremental': the window tables are insert_overwrite models rebuilt from the interval's dates; 'microbatch':
     # their dbt microbatch twins, built for the batches of the window times the interval's events can change.
     window_models: str = "incremental"
+    # 'coarse': each dbt build step is one task; 'per_model': one task per dbt node (astronomer-cosmos' watcher mode,
+    # dags/window_tvf_pipeline/model_tasks.py). The Airflow Variable `window_tvf_dbt_tasks`, read when a DAG is parsed.
+    dbt_tasks: str = "coarse"
 
     @classmethod
     def from_environment(cls, environ: Mapping[str, str] = os.environ) -> Settings:
@@ -140,6 +144,7 @@ class Settings:
             schema=environ.get("WINDOW_TVF_SCHEMA", "window_tvf"),
             max_rejected_share=_share(environ, "WINDOW_TVF_MAX_REJECTED_SHARE", 0.1),
             window_models=_choice(environ, "WINDOW_TVF_WINDOW_MODELS", list(WINDOW_MODELS), "incremental"),
+            dbt_tasks=_choice(environ, "AIRFLOW_VAR_WINDOW_TVF_DBT_TASKS", DBT_TASKS, "coarse"),
         )
 
     def window_table(self, table: str) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import logging
 from datetime import datetime
 from pathlib import Path
@@ -47,6 +48,34 @@ def recover_interrupted_writes(settings: Settings) -> None:
         log.warning("Repaired an interrupted write: %s", repaired)
 
 
+def interval_env(start: datetime, end: datetime, settings: Settings | None = None) -> dict[str, str]:
+    """The per-model DAGs' first step for a group of dbt tasks: repairs an interrupted write, then returns the
+    interval's vars as window_tvf.scheduled_var reads them (WINDOW_TVF_VAR_<NAME>, JSON), for the tasks' env."""
+    settings = settings or Settings.from_environment()
+    recover_interrupted_writes(settings)
+    return {f"WINDOW_TVF_VAR_{name.upper()}": json.dumps(value)
+            for name, value in interval_vars(start, end, settings).items()}
+
+
+def gate_event_rejections(start: datetime, end: datetime, settings: Settings | None = None) -> None:
+    """The rejection gate on the interval's event lines, as a task of its own (per-model DAG)."""
+    _gate(lambda: _quality().gate_event_rejections(start, end, settings or Settings.from_environment()))
+
+
+def gate_price_rejections(start: datetime, end: datetime, settings: Settings | None = None) -> None:
+    """The rejection gate on the snapshots the interval loaded, as a task of its own (per-model DAG)."""
+    settings = settings or Settings.from_environment()
+    snapshots = [snapshot_time(Path(path)) for path in interval_vars(start, end, settings)["landing_price_files"]]
+    _gate(lambda: _quality().gate_price_rejections(snapshots, settings))
+
+
+def event_window_selection(settings: Settings) -> tuple[list[str], list[str]]:
+    """build_event_windows' second dbt build as --select and --exclude."""
+    built = [*STAGED_EVENT_MODELS.split(), *JOIN_MODELS.split()]
+    others = [models for mode, models in WINDOW_MODELS.items() if mode != settings.window_models]
+    return [EVENT_MODELS], [*built, *others]
+
+
 def build_event_windows(start: datetime, end: datetime, settings: Settings | None = None) -> None:
     """Loads the interval's event files, stops if the rejection gate fails (more than max_rejected_share of the
     lines rejected: nothing is windowed then), else rebuilds the windows they touch; dbt's tests run after each model.
@@ -57,9 +86,8 @@ def build_event_windows(start: datetime, end: datetime, settings: Settings | Non
     variables = interval_vars(start, end, settings)
     dbt(["build", "--select", *STAGED_EVENT_MODELS.split()], variables, settings)
     _gate(lambda: _quality().gate_event_rejections(start, end, settings))
-    built = [*STAGED_EVENT_MODELS.split(), *JOIN_MODELS.split()]
-    others = [models for mode, models in WINDOW_MODELS.items() if mode != settings.window_models]
-    args = ["build", "--select", EVENT_MODELS, "--exclude", *built, *others]
+    select, exclude = event_window_selection(settings)
+    args = ["build", "--select", *select, "--exclude", *exclude]
     if settings.window_models == "microbatch":
         first, last = settings.microbatch_range(start, end)
         # dbt reads whole seconds in UTC (click's DateTime); rounding the start down only adds nothing: dbt starts

@@ -1,0 +1,140 @@
+"""One Airflow task per dbt model (astronomer-cosmos, watcher execution mode): each dbt build step of the coarse DAGs
+becomes a DbtTaskGroup whose producer task runs that step's single `dbt build` (in-process, dbtRunner) while one
+sensor task per model (and per test) turns green or red with that node's result and log.
+
+Chosen per deployment by the Airflow Variable `window_tvf_dbt_tasks` (`coarse`, the default, or `per_model`), read
+when a DAG file is parsed. What a retry reruns: a failed model's task, retried, runs `dbt run --select <model>` itself
+(Cosmos' fallback for a consumer whose producer has finished); the producer is never rerun by a retry (it skips).
+
+The interval's vars reach dbt as the coarse tasks pass them (window_tvf.scheduled_var's WINDOW_TVF_VAR_<NAME>
+environment variables): a task before each group computes them (tasks.interval_env) and the group's env is templated
+from its XCom, so a retried model task gets the same vars."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from window_tvf_pipeline.config import Settings
+
+# The task that computes the interval's vars for the groups that follow it (one before the events, one after the
+# price snapshot has landed: the price files are listed then).
+EVENT_VARS = "event_interval_vars"
+PRICE_VARS = "price_interval_vars"
+VAR_NAMES = ["data_interval_start", "data_interval_end", "allowed_lateness", "deduplication_ttl",
+             "landing_event_files", "landing_price_files", "price_snapshots_from"]
+
+
+def manifest_path(settings: Settings) -> Path:
+    """The manifest the per-model DAGs are rendered from: WINDOW_TVF_DBT_MANIFEST (make airflow copies its start's
+    parse there), else write_manifest's, apart from dbt's own target/ which every dbt run rewrites."""
+    if os.environ.get("WINDOW_TVF_DBT_MANIFEST"):
+        return Path(os.environ["WINDOW_TVF_DBT_MANIFEST"])
+    return settings.dbt_project_dir / ".airflow" / "cosmos" / "target" / "manifest.json"
+
+
+def write_manifest(settings: Settings | None = None) -> Path:
+    """`dbt parse` into manifest_path: run by the deployment (scripts/airflow_local.py) before the DAGs are parsed
+    and after the project changes. Rendering from a manifest keeps a DAG file's parse under a second; Cosmos' dbt ls
+    load ran past Airflow's 30 s import timeout here (a cold dbt parse of the project per group)."""
+    from window_tvf_pipeline.dbt import dbt
+
+    settings = settings or Settings.from_environment()
+    dbt(["parse", "--target-path", str(manifest_path(settings).parent)], settings=settings)
+    return manifest_path(settings)
+
+
+def _cosmos_environment(settings: Settings) -> None:
+    """No telemetry (the deployment has no route out); Cosmos' dbt ls cache under the project's .airflow."""
+    os.environ.setdefault("AIRFLOW__COSMOS__ENABLE_TELEMETRY", "False")
+    os.environ.setdefault("AIRFLOW__COSMOS__CACHE_DIR", str(settings.dbt_project_dir / ".airflow" / "cosmos"))
+
+
+def interval_env_template(vars_task: str) -> dict[str, str]:
+    """The group's environment: each interval var from the vars task's XCom (rendered when each task runs)."""
+    return {
+        f"WINDOW_TVF_VAR_{name.upper()}":
+            "{{ ti.xcom_pull(task_ids='%s')['WINDOW_TVF_VAR_%s'] }}" % (vars_task, name.upper())
+        for name in VAR_NAMES
+    }
+
+
+def dbt_group(group_id: str, select: list[str], exclude: list[str] | None = None, vars_task: str | None = None,
+              settings: Settings | None = None) -> Any:
+    """A DbtTaskGroup over the project for `dbt build --select <select> --exclude <exclude>`, one task per node."""
+    settings = settings or Settings.from_environment()
+    _cosmos_environment(settings)
+    from cosmos import DbtTaskGroup, ExecutionConfig, ProfileConfig, ProjectConfig, RenderConfig
+    from cosmos.constants import ExecutionMode, InvocationMode, LoadMode
+
+    project = settings.dbt_project_dir
+    manifest = manifest_path(settings)
+    if not manifest.exists():
+        raise FileNotFoundError(f"{manifest} is missing: window_tvf_dbt_tasks=per_model renders from dbt's manifest; "
+                                "run `python -m window_tvf_pipeline.model_tasks` (make airflow does)")
+    return DbtTaskGroup(
+        group_id=group_id,
+        project_config=ProjectConfig(dbt_project_path=project, manifest_path=manifest, install_dbt_deps=False),
+        profile_config=ProfileConfig(profile_name="window_tvf", target_name=settings.target,
+                                     profiles_yml_filepath=project / "profiles.yml"),
+        execution_config=ExecutionConfig(execution_mode=ExecutionMode.WATCHER,
+                                         invocation_mode=InvocationMode.DBT_RUNNER),
+        render_config=RenderConfig(load_method=LoadMode.DBT_MANIFEST, select=select, exclude=exclude or [],
+                                   invocation_mode=InvocationMode.DBT_RUNNER,
+                                   should_detach_multiple_parents_tests=True),
+        operator_args={"env": interval_env_template(vars_task) if vars_task else {}, "install_deps": False},
+    )
+
+
+def hourly_model_tasks(settings: Settings, snapshot_wait: Any) -> tuple[Any, Any, Any]:
+    """The hourly DAG's dbt steps as per-model groups, with the rejection gates as tasks between them, in the coarse
+    tasks' order: event vars >> staged events >> event gate >> windows; snapshot wait >> price vars >> prices >>
+    price gate; both >> priced orders. Returns (windows, prices, priced) for the DAG file to wire the rest."""
+    from airflow.sdk import task
+
+    from window_tvf_pipeline import tasks
+
+    if settings.window_models != "incremental":
+        raise ValueError("window_tvf_dbt_tasks=per_model builds the incremental window models only (the microbatch "
+                         "twins need the interval's --event-time-start/--event-time-end); use coarse")
+
+    @task(task_id=EVENT_VARS)
+    def event_vars(data_interval_start=None, data_interval_end=None) -> dict[str, str]:
+        return tasks.interval_env(data_interval_start, data_interval_end)
+
+    @task(task_id=PRICE_VARS)
+    def price_vars(data_interval_start=None, data_interval_end=None) -> dict[str, str]:
+        return tasks.interval_env(data_interval_start, data_interval_end)
+
+    @task(retries=0)  # a failed gate fails for good (tasks._gate): fix the file, then clear the task
+    def gate_event_rejections(data_interval_start=None, data_interval_end=None) -> None:
+        tasks.gate_event_rejections(data_interval_start, data_interval_end)
+
+    @task(retries=0)
+    def gate_price_rejections(data_interval_start=None, data_interval_end=None) -> None:
+        tasks.gate_price_rejections(data_interval_start, data_interval_end)
+
+    staged = dbt_group("build_staged_events", tasks.STAGED_EVENT_MODELS.split(), vars_task=EVENT_VARS,
+                       settings=settings)
+    select, exclude = tasks.event_window_selection(settings)
+    windows = dbt_group("build_event_windows", select, exclude, vars_task=EVENT_VARS, settings=settings)
+    event_vars() >> staged >> gate_event_rejections() >> windows
+    prices = dbt_group("load_price_snapshots", tasks.PRICE_MODELS.split(), vars_task=PRICE_VARS, settings=settings)
+    price_gate = gate_price_rejections()
+    snapshot_wait >> price_vars() >> prices >> price_gate
+    priced = dbt_group("build_priced_orders", tasks.JOIN_MODELS.split(), vars_task=PRICE_VARS, settings=settings)
+    return windows, price_gate, priced
+
+
+def reference_model_tasks(settings: Settings) -> Any:
+    """The reference DAG's build_examples as one task per example model and test."""
+    return dbt_group("build_examples", [], REFERENCE_EXCLUDE, settings=settings)
+
+
+# The hourly DAG builds the order pipeline; the Nexmark benchmark (models/nexmark) runs with make bench-nexmark.
+REFERENCE_EXCLUDE = ["tag:order_pipeline", "tag:nexmark"]
+
+
+if __name__ == "__main__":
+    print(write_manifest())
