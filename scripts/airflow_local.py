@@ -635,11 +635,23 @@ def summary(config: LocalAirflow, running: Running) -> list[str]:
         f"Tasks run on {spark} (target {running.env.get('AIRFLOW_VAR_WINDOW_TVF_TARGET')}).",
         f"Logs: services in {config.service_logs}/, task logs in {config.home / 'logs'}/"
         + (f", Spark server in {running.spark_dir}/connect.log" if running.spark_dir else ""),
-        f"Airflow CLI against it: set -a; . {config.home / 'env'}; set +a; airflow dags list",
-        'Query its tables: make airflow-sql SQL="show tables"',
-        "State: make airflow-status; stop: make airflow-stop (keeps everything; make airflow resumes); "
-        "delete everything: make airflow-reset",
+        f"Airflow CLI against it: {hints(config)['cli']}",
+        f"Query its tables: {hints(config)['sql']}",
+        f"State: {hints(config)['status']}; stop: {hints(config)['stop']} (keeps everything; make airflow resumes); "
+        f"delete everything: {hints(config)['reset']}",
     ]
+
+
+def hints(config: LocalAirflow) -> dict[str, str]:
+    """The commands the messages print, as they work in the repository's directory (tested as printed)."""
+    home = "" if config.home == LocalAirflow.home else f' AIRFLOW_ARGS="--home {config.home}"'
+    return {
+        "cli": f"set -a; . {config.home / 'env'}; set +a; airflow dags list",
+        "sql": f'make airflow-sql SQL="show tables"{home}',
+        "status": f"make airflow-status{home}",
+        "stop": f"make airflow-stop{home}",
+        "reset": f"make airflow-reset{home}",
+    }
 
 
 def status(config: LocalAirflow, say: Any = print) -> bool:
