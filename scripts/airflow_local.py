@@ -334,7 +334,8 @@ def _write_feed(config: LocalAirflow, first: datetime, say: Any) -> None:
                 lines += new.read_text().count("\n") if folder == EVENTS else 0
     last = first + timedelta(hours=hours - 1)
     say(f"Sample landing data in {config.landing_dir}: arrival hours {first:%Y-%m-%d %H:00} to {last:%Y-%m-%d %H:00} "
-        f"UTC; {len(added)} files written ({lines} event lines)" + (f", {kept} kept as they were" if kept else ""))
+        + (f"UTC; {len(added)} files written ({lines} event lines)" if added else "UTC; no new hour to write")
+        + (f", {kept} kept as they were" if kept else ""))
 
 
 def _port(host: str, wanted: int | None, what: str, say: Any) -> int:
@@ -727,6 +728,7 @@ CONTENTS = {
     "deployment.json": "the record of ports, secret and settings",
     "env": "the settings file for the Airflow CLI",
     "config": "airflow_local_settings.py",
+    "airflow.cfg": "the configuration Airflow wrote at its first start",
 }
 
 
@@ -741,8 +743,8 @@ def reset(config: LocalAirflow, say: Any = print) -> list[str]:
     if not config.home.exists():
         say(f"Nothing to delete: {config.home} does not exist.")
         return []
-    if config.state_file.exists():
-        stop(config, say=say)
+    if config.state_file.exists() and stop(config, say=lambda _: None):
+        say(f"Stopped the deployment running from {config.home}.")
     entries = sorted(config.home.iterdir())
     say(f"Deleting {config.home} ({_size(config.home) / 2**20:.1f} MiB):")
     for entry in entries:
