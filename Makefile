@@ -65,9 +65,11 @@ airflow-sql: export AIRFLOW_SQL = $(SQL)
 airflow-reset: setup
 	$(BIN)/python scripts/airflow_local.py reset $(AIRFLOW_ARGS)
 
-# The hourly DAG under Airflow's own scheduler (tests/python/test_airflow_deployment.py, about 6 minutes; not part of
-# `make test`): the deployment above, two intervals, every table against dag.test()'s, the UI's grid in headless
-# Chromium (skipped without it: apt-get install -y chromium), its screenshot in docs/airflow_grid.png.
+# The hourly DAG under Airflow's own scheduler (tests/python/test_airflow_deployment.py, about 10 minutes; not part of
+# `make test`): the deployment above in .airflow/test-deployment, stopped after two of three intervals and resumed
+# (runs, logs, tables, landing files, login, ports kept; the third interval runs), every table against dag.test()'s,
+# the printed commands as printed, airflow-reset; the UI's grid in headless Chromium (skipped without it:
+# apt-get install -y chromium), its screenshot in docs/airflow_grid.png.
 test-airflow: setup
 	@scripts/check_prerequisites.sh
 	WINDOW_TVF_TEST_AIRFLOW=1 $(BIN)/pytest tests/python/test_airflow_deployment.py
