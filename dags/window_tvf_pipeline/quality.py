@@ -255,7 +255,8 @@ def quarantine_line(suite: str, group: Rejections, limit: float) -> str:
         return f"{suite}: there are no {group.group} ({verdict})."
     if not group.rejected:
         return f"{suite}: {group.lines} {group.group}, none quarantined (the gate allows {limit:.0%})."
-    listed = sum(int(part.rsplit(" ", 1)[1]) for part in group.top_reasons.split(", ") if part)
+    counts = [part.rsplit(" ", 1)[-1] for part in group.top_reasons.split(", ") if part]
+    listed = sum(int(n) for n in counts if n.isdigit())  # a log line never fails the task
     reasons = group.top_reasons + (f", other reasons {group.rejected - listed}" if group.rejected > listed else "")
     return (f"{suite}: {group.rejected} of {group.lines} {group.group} quarantined ({group.rejected_share:.1%}; the "
             f"gate allows {limit:.0%}), by reason: {reasons}.")
