@@ -49,21 +49,21 @@ airflow: setup
 	$(BIN)/python scripts/airflow_local.py start $(AIRFLOW_ARGS)
 
 airflow-stop: setup
-	$(BIN)/python scripts/airflow_local.py stop $(AIRFLOW_ARGS)
+	@$(BIN)/python scripts/airflow_local.py stop $(AIRFLOW_ARGS)
 
 # Running or not, the services, each DAG's next run and last runs (from the metadata database), where the logs are.
 airflow-status: setup
-	$(BIN)/python scripts/airflow_local.py status $(AIRFLOW_ARGS)
+	@$(BIN)/python scripts/airflow_local.py status $(AIRFLOW_ARGS)
 
 # One Spark SQL statement on the running deployment's Spark Connect server, in schema window_tvf:
 # make airflow-sql SQL="select count(*) from fct_item_sales_tumble_15m" (at most 100 rows printed).
 airflow-sql: setup
-	$(BIN)/python scripts/airflow_local.py sql "$$AIRFLOW_SQL" $(AIRFLOW_ARGS)
+	@$(BIN)/python scripts/airflow_local.py sql "$$AIRFLOW_SQL" $(AIRFLOW_ARGS)
 
 airflow-sql: export AIRFLOW_SQL = $(SQL)
 
 airflow-reset: setup
-	$(BIN)/python scripts/airflow_local.py reset $(AIRFLOW_ARGS)
+	@$(BIN)/python scripts/airflow_local.py reset $(AIRFLOW_ARGS)
 
 # The hourly DAG under Airflow's own scheduler (tests/python/test_airflow_deployment.py, about 10 minutes; not part of
 # `make test`): the deployment above in .airflow/test-deployment, stopped after two of three intervals and resumed
