@@ -300,10 +300,10 @@ def test_a_restart_keeps_runs_logs_tables_landing_files_login_and_ports(restart:
     assert {name: landing.get(name) for name in restart.landing} == restart.landing
     assert restart.after.password == restart.password
     # The same ports, unless the start said one was taken by then (it takes another, and says so).
-    for port, what in ((restart.before.api_port, "The Airflow UI"), (restart.before.spark_port, "The Spark Connect server")):
-        taken = f"{what}: port {port} is taken now; using "
-        assert port in (restart.after.api_port, restart.after.spark_port) or any(
-            line.startswith(taken) for line in restart.start_said), (port, restart.start_said)
+    for before, after, what in ((restart.before.api_port, restart.after.api_port, "The Airflow UI"),
+                                (restart.before.spark_port, restart.after.spark_port, "The Spark Connect server")):
+        said = f"{what}: port {before} is taken now; using {after}."
+        assert before == after or said in restart.start_said, (before, after, restart.start_said)
     assert restart.after.env["AIRFLOW__API_AUTH__JWT_SECRET"] == restart.before.env["AIRFLOW__API_AUTH__JWT_SECRET"]
     assert restart.stop_said[-1].endswith("make airflow resumes them, make airflow-reset deletes them.")
     assert restart.start_said[0].startswith(f"Resuming the deployment in {CONFIG.home}")
