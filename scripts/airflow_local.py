@@ -41,6 +41,7 @@ import secrets
 import shlex
 import shutil
 import signal
+import socket
 import sqlite3
 import subprocess
 import sys
@@ -338,13 +339,20 @@ def _write_feed(config: LocalAirflow, first: datetime, say: Any) -> None:
         + (f", {kept} kept as they were" if kept else ""))
 
 
-def _port(host: str, wanted: int | None, what: str, say: Any) -> int:
-    """`wanted` (the port a resumed deployment had) if it is still free, else a free one."""
+def _port(host: str, wanted: int | None, what: str, say: Any, reuse_address: bool = False) -> int:
+    """`wanted` (the port a resumed deployment had) if it is still free, else a free one. `reuse_address`: the server
+    binds with SO_REUSEADDR (uvicorn does), so the connections its last run closed (TIME_WAIT, a minute after a stop)
+    do not keep it from the port; checked the same way."""
     if wanted:
         try:
-            require_free_port(host, wanted, what)
+            if reuse_address:
+                with socket.socket() as probe:
+                    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                    probe.bind((host, wanted))
+            else:
+                require_free_port(host, wanted, what)
             return wanted
-        except PortTakenError:
+        except (OSError, PortTakenError):
             port = free_port(host)
             say(f"{what}: port {wanted} is taken now; using {port}.")
             return port
@@ -386,7 +394,7 @@ def start(config: LocalAirflow, say: Any = print) -> Running:
     parse = None
     try:
         # dbt parses the project once here, beside the Spark start; every task then parses only what changed.
-        port = _port(config.host, previous.api_port if resume else None, "The Airflow UI", say)
+        port = _port(config.host, previous.api_port if resume else None, "The Airflow UI", say, reuse_address=True)
         spark_port = _port(config.host, previous.spark_port if resume else None, "The Spark Connect server", say)
         spark_env = (
             {"WINDOW_TVF_TARGET": "connect", "WINDOW_TVF_SPARK_REMOTE": f"sc://{config.host}:{spark_port}"}
