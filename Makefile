@@ -12,7 +12,7 @@ export DBT_PROFILES_DIR ?= $(CURDIR)
 export SPARK_LOCAL_IP ?= 127.0.0.1
 export DBT_SEND_ANONYMOUS_USAGE_STATS ?= False
 
-.PHONY: setup pipeline airflow airflow-stop test-airflow bench-airflow test test-compat test-formats bench bench-distinct bench-time-zones bench-paths bench-tumble bench-pipeline bench-volume bench-nexmark bench-microbatch lock clean
+.PHONY: setup pipeline airflow airflow-stop airflow-status airflow-sql airflow-reset test-airflow bench-airflow test test-compat test-formats bench bench-distinct bench-time-zones bench-paths bench-tumble bench-pipeline bench-volume bench-nexmark bench-microbatch lock clean
 
 $(BIN)/.synced: requirements.lock
 	@scripts/check_prerequisites.sh
@@ -37,19 +37,39 @@ pipeline: setup
 	@scripts/check_prerequisites.sh
 	cd dags && ../$(BIN)/python -m window_tvf_pipeline.run
 
-# A real Airflow 3 deployment of the DAGs (scripts/airflow_local.py): a Spark Connect server every task shares, sample
-# landing data for the last hours, api-server on 127.0.0.1, scheduler, dag-processor and triggerer (LocalExecutor);
-# prints the UI's address and login. `make airflow-stop` stops what it started. Options: AIRFLOW_ARGS="--hours 6".
+# A real Airflow 3 deployment of the DAGs (scripts/airflow_local.py, docs/airflow_deployment.md): a Spark Connect server
+# every task shares, sample landing data, api-server on 127.0.0.1, scheduler, dag-processor and triggerer
+# (LocalExecutor), all under .airflow/deployment; prints the UI's address and login and what runs when. The first run
+# makes the deployment; after `make airflow-stop` the next `make airflow` resumes it (runs, task logs, tables, landing
+# files, login, ports where free; the scheduler catches up from the last finished interval); it refuses while one
+# runs. Only `make airflow-reset` deletes it (it stops it first and lists what it deletes).
+# Options: AIRFLOW_ARGS="--hours 6" (a new deployment's catch-up), "--home DIR" (another deployment, every target).
 airflow: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/python scripts/airflow_local.py start $(AIRFLOW_ARGS)
 
 airflow-stop: setup
-	$(BIN)/python scripts/airflow_local.py stop
+	@$(BIN)/python scripts/airflow_local.py stop $(AIRFLOW_ARGS)
 
-# The hourly DAG under Airflow's own scheduler (tests/python/test_airflow_deployment.py, about 6 minutes; not part of
-# `make test`): the deployment above, two intervals, every table against dag.test()'s, the UI's grid in headless
-# Chromium (skipped without it: apt-get install -y chromium), its screenshot in docs/airflow_grid.png.
+# Running or not, the services, each DAG's next run and last runs (from the metadata database), where the logs are.
+airflow-status: setup
+	@$(BIN)/python scripts/airflow_local.py status $(AIRFLOW_ARGS)
+
+# One Spark SQL statement on the running deployment's Spark Connect server, in schema window_tvf:
+# make airflow-sql SQL="select count(*) from fct_item_sales_tumble_15m" (at most 100 rows printed).
+airflow-sql: setup
+	@$(BIN)/python scripts/airflow_local.py sql "$$AIRFLOW_SQL" $(AIRFLOW_ARGS)
+
+airflow-sql: export AIRFLOW_SQL = $(SQL)
+
+airflow-reset: setup
+	@$(BIN)/python scripts/airflow_local.py reset $(AIRFLOW_ARGS)
+
+# The hourly DAG under Airflow's own scheduler (tests/python/test_airflow_deployment.py, about 10 minutes; not part of
+# `make test`): the deployment above in .airflow/test-deployment, stopped after two of three intervals and resumed
+# (runs, logs, tables, landing files, login, ports kept; the third interval runs), every table against dag.test()'s,
+# the printed commands as printed, airflow-reset; the UI's grid in headless Chromium (skipped without it:
+# apt-get install -y chromium), its screenshot in docs/airflow_grid.png.
 test-airflow: setup
 	@scripts/check_prerequisites.sh
 	WINDOW_TVF_TEST_AIRFLOW=1 $(BIN)/pytest tests/python/test_airflow_cosmos.py tests/python/test_airflow_deployment.py

@@ -28,7 +28,7 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "scripts"))
 sys.path.insert(0, str(REPO / "dags"))
 
-from airflow_local import HOURLY_DAG, LocalAirflow, Running, set_paused, start, stop, wait_for_runs  # noqa: E402
+from airflow_local import HOURLY_DAG, LocalAirflow, Running, reset, set_paused, start, stop, wait_for_runs  # noqa: E402
 from harness import write_section  # noqa: E402  (bench/, this file's directory)
 
 HOME = REPO / ".airflow" / "bench-deployment"
@@ -65,6 +65,8 @@ def scheduler_phase(intervals: int) -> tuple[list[tuple[datetime, float, str]], 
     """Returns (interval start, run seconds, state) per run, each task's seconds over the runs, the backfill's wall
     seconds, and the load before/after."""
     config = LocalAirflow(home=HOME, hours=intervals, feed_hours=0, unpause_hourly=False, run_reference=False)
+    # A new deployment each time (start resumes a recorded one): the backfill's intervals end before now.
+    reset(config, say=lambda line: print(line, flush=True))
     before = load()
     running = start(config, say=lambda line: print(line, flush=True))
     try:

@@ -4,8 +4,10 @@
     python scripts/airflow_local.py start [--hours 3] [--feed-hours 24] [--target connect]
     python scripts/airflow_local.py stop
     python scripts/airflow_local.py status
+    python scripts/airflow_local.py sql "select count(*) from fct_item_sales_tumble_15m"
+    python scripts/airflow_local.py reset
 
-`start` makes a fresh deployment under .airflow/deployment/ (git-ignored): a long-lived Spark Connect server
+The first `start` makes a deployment under .airflow/deployment/ (git-ignored): a long-lived Spark Connect server
 (scripts/spark_cluster.py) that every task uses, so no task starts a JVM; sample landing files for the last
 `--hours` hours before now and the next `--feed-hours` (a simulated feed: each hour's files are read only by the
 run after that hour ends); the metadata database (SQLite) and the pool the DAGs use; then Airflow's api-server
@@ -14,7 +16,16 @@ with its log in a file. The hourly DAG starts `--hours` before now: it catches u
 then keeps to its schedule. It unpauses both DAGs (the reference-examples DAG is daily without catch-up: it runs
 once at once, for the last day, then daily), waits until the UI answers and prints its address, the login and
 where the logs are. `stop` stops exactly what `start` started
-(the process groups recorded in deployment.json), the Spark server included; the files stay until the next start.
+(the process groups recorded in deployment.json), the Spark server included, and deletes nothing.
+
+A later `start` resumes that deployment: the same metadata database (runs, task instances, task logs), Spark
+warehouse and metastore, landing files (extended with the hours of the feed not yet written), login, JWT secret,
+first interval and, where still free, ports; the scheduler catches up from the last finished interval. The DAG
+files and the dbt project are read from the repository, so a new commit is picked up (dbt parses at every start).
+`reset` stops a running deployment, lists what it deletes and deletes .airflow/deployment/; only it deletes.
+`status` says what runs, each DAG's last runs and next run (from the metadata database, also when stopped) and
+where the logs are; `sql` runs one Spark SQL statement on the deployment's Spark Connect server (schema
+window_tvf) and prints the rows.
 
 Every process listens on 127.0.0.1 only: the scheduler and triggerer run with --skip-serve-logs (task logs are
 local files the api-server reads), the Spark server binds 127.0.0.1.
@@ -24,13 +35,17 @@ from __future__ import annotations
 
 import argparse
 import json
+import logging
 import os
 import secrets
 import shlex
 import shutil
 import signal
+import socket
+import sqlite3
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.error
 import urllib.request
@@ -46,8 +61,10 @@ sys.path.insert(0, str(REPO / "scripts"))
 from spark_cluster import (  # noqa: E402
     Deployment,
     DeploymentError,
+    PortTakenError,
     _our_spark_groups,
     free_port,
+    require_free_port,
     stop_process_groups,
 )
 
@@ -192,6 +209,15 @@ class Running:
         return {name: pid for name, pid in self.pids.items() if _runs(pid, b"airflow")}
 
     @property
+    def api_port(self) -> int | None:
+        return int(self.api_url.rsplit(":", 1)[1]) if self.api_url else None
+
+    @property
+    def spark_port(self) -> int | None:
+        remote = self.env.get("WINDOW_TVF_SPARK_REMOTE")
+        return int(remote.rsplit(":", 1)[1]) if remote else None
+
+    @property
     def password(self) -> str:
         return json.loads((self.home / "simple_auth_manager_passwords.json.generated").read_text())[USER]
 
@@ -268,9 +294,12 @@ def _start_parse(target: str, env: dict[str, str], log: Path) -> subprocess.Pope
 
 
 def _write_env_file(path: Path, env: dict[str, str]) -> None:
-    """The deployment's settings for the Airflow CLI (`set -a; . env; set +a`); it holds the JWT secret."""
-    path.write_text("".join(f"{k}={shlex.quote(v)}\n" for k, v in env.items()
-                            if k.startswith(("AIRFLOW", "WINDOW_TVF_", "DBT_", "SPARK_", "PYTHONWARNINGS"))))
+    """The deployment's settings for the Airflow CLI (`set -a; . env; set +a`); it holds the JWT secret. The venv's
+    bin goes first on PATH, so `airflow` and `dbt` are the deployment's in any shell."""
+    bin_dir = shlex.quote(str(Path(sys.executable).parent))
+    path.write_text(f'PATH={bin_dir}:"$PATH"\n' + "".join(
+        f"{k}={shlex.quote(v)}\n" for k, v in env.items()
+        if k.startswith(("AIRFLOW", "WINDOW_TVF_", "DBT_", "SPARK_", "PYTHONWARNINGS"))))
     path.chmod(0o600)
 
 
@@ -291,30 +320,98 @@ if sys.argv[1:2] == ["scheduler"]:
 ''')
 
 
-def start(config: LocalAirflow, say: Any = print) -> Running:
-    """Starts a fresh deployment and returns it once the UI answers and the DAGs are unpaused."""
-    from window_tvf_pipeline.config import Settings
+def _write_feed(config: LocalAirflow, first: datetime, say: Any) -> None:
+    """The sample landing files from `first` to `feed_hours` after now. Files already there are kept as they are
+    (the runs read them): only the hours not yet written are added, so a resumed deployment's feed goes on."""
     from window_tvf_pipeline.generate import write_landing
+    from window_tvf_pipeline.landing import EVENTS, PRICES
 
-    shutil.rmtree(config.home, ignore_errors=True)
-    config.service_logs.mkdir(parents=True)
-    first = config.first_interval()
-    lines = write_landing(config.landing_dir, first, config.hours + config.feed_hours)
-    say(f"Sample landing data: {lines} event lines, arrival hours {first:%Y-%m-%d %H:00} to "
-        f"{first + timedelta(hours=config.hours + config.feed_hours - 1):%Y-%m-%d %H:00} UTC, in {config.landing_dir}")
+    now_hour = datetime.now(timezone.utc).replace(minute=0, second=0, microsecond=0)
+    hours = max(int((now_hour - first) / timedelta(hours=1)), 0) + config.feed_hours
+    added, lines, kept = [], 0, 0
+    with tempfile.TemporaryDirectory(dir=config.home, prefix="landing-") as scratch:
+        write_landing(Path(scratch), first, hours)
+        for folder in (EVENTS, PRICES):
+            (config.landing_dir / folder).mkdir(parents=True, exist_ok=True)
+            for new in sorted((Path(scratch) / folder).iterdir()):
+                target = config.landing_dir / folder / new.name
+                if target.exists():
+                    kept += 1
+                    continue
+                shutil.copyfile(new, target)
+                added.append(target)
+                lines += new.read_text().count("\n") if folder == EVENTS else 0
+    last = first + timedelta(hours=hours - 1)
+    say(f"Sample landing data in {config.landing_dir}: arrival hours {first:%Y-%m-%d %H:00} to {last:%Y-%m-%d %H:00} "
+        + (f"UTC; {len(added)} files written ({lines} event lines)" if added else "UTC; no new hour to write")
+        + (f", {kept} kept as they were" if kept else ""))
+
+
+def _port(host: str, wanted: int | None, what: str, say: Any, reuse_address: bool = False) -> int:
+    """`wanted` (the port a resumed deployment had) if it is still free, else a free one. `reuse_address`: the server
+    binds with SO_REUSEADDR (uvicorn does), so the connections its last run closed (TIME_WAIT, a minute after a stop)
+    do not keep it from the port; checked the same way."""
+    if wanted:
+        try:
+            if reuse_address:
+                with socket.socket() as probe:
+                    probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                    probe.bind((host, wanted))
+            else:
+                require_free_port(host, wanted, what)
+            return wanted
+        except (OSError, PortTakenError):
+            port = free_port(host)
+            say(f"{what}: port {wanted} is taken now; using {port}.")
+            return port
+    return free_port(host)
+
+
+def start(config: LocalAirflow, say: Any = print) -> Running:
+    """Starts the deployment and returns it once the UI answers and the DAGs are unpaused: the recorded one in
+    config.home if there is one (resumed with its database, tables, landing files, login and secret), else a new
+    one. Deletes nothing: `reset` does."""
+    from window_tvf_pipeline.config import Settings
+
+    previous = Running.load(config.state_file)
+    if previous is None and config.home.exists() and any(config.home.iterdir()):
+        raise AirflowDeploymentError(
+            f"{config.home} holds files but no {config.state_file.name}: not a deployment this script can resume. "
+            f"make airflow-reset deletes it."
+        )
+    if previous is not None and previous.alive():
+        raise AirflowDeploymentError(f"Airflow is already running at {previous.api_url}; make airflow-stop stops it.")
+    resume = previous is not None and bool(previous.env)
+    if resume:
+        target = previous.env.get("AIRFLOW_VAR_WINDOW_TVF_TARGET")
+        if target != config.target:
+            raise AirflowDeploymentError(
+                f"the deployment in {config.home} runs target {target!r}, not {config.target!r}; its tables are "
+                f"there. make airflow-reset deletes it, then make airflow AIRFLOW_ARGS='--target {config.target}'."
+            )
+        first = datetime.fromisoformat(previous.first_interval)
+        say(f"Resuming the deployment in {config.home} (first interval {first:%Y-%m-%d %H:%M} UTC): its runs, task "
+            f"logs, tables, landing files and login are kept; make airflow-reset deletes them.")
+    else:
+        first = config.first_interval()
+    config.service_logs.mkdir(parents=True, exist_ok=True)
+    _write_feed(config, first, say)
 
     running = Running(config.home, api_url="", first_interval=first.isoformat())
     spark = Deployment("connect", config.spark_dir)
     parse = None
     try:
         # dbt parses the project once here, beside the Spark start; every task then parses only what changed.
-        port, spark_port = free_port(config.host), free_port(config.host)
+        port = _port(config.host, previous.api_port if resume else None, "The Airflow UI", say, reuse_address=True)
+        spark_port = _port(config.host, previous.spark_port if resume else None, "The Spark Connect server", say)
         spark_env = (
             {"WINDOW_TVF_TARGET": "connect", "WINDOW_TVF_SPARK_REMOTE": f"sc://{config.host}:{spark_port}"}
             if config.target == "connect" else {}
         )
         running.api_url = f"http://{config.host}:{port}"
-        running.env = config.environment(port, first, spark_env, secrets.token_urlsafe(32))
+        # The same secret on a resume: tokens and the login survive a restart.
+        secret = previous.env["AIRFLOW__API_AUTH__JWT_SECRET"] if resume else secrets.token_urlsafe(32)
+        running.env = config.environment(port, first, spark_env, secret)
         parse_log = config.service_logs / "dbt-parse.log"
         parse = _start_parse(config.target, running.env, parse_log)
         if config.target == "connect":
@@ -447,63 +544,283 @@ def stop(config: LocalAirflow, say: Any = print) -> bool:
         (Path(running.spark_dir) / "pids").unlink(missing_ok=True)
     running.pids = {}
     running.save(config.state_file)
-    say(f"Stopped {len(groups)} Airflow processes and {len(spark_groups)} Spark server(s); "
-        f"logs and data stay in {config.home}.")
+    say(f"Stopped {len(groups)} Airflow processes and {len(spark_groups)} Spark server(s). Runs, logs, tables, "
+        f"landing files and the login stay in {config.home}: make airflow resumes them, make airflow-reset deletes "
+        f"them.")
     return bool(groups or spark_groups)
 
 
+def _utc(value: str | None) -> datetime | None:
+    """A date as SQLite holds Airflow's UtcDateTime columns ('2026-11-28 06:00:00.000000', UTC)."""
+    if not value:
+        return None
+    moment = datetime.fromisoformat(value)
+    return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
+
+
+def _database(config: LocalAirflow) -> sqlite3.Connection | None:
+    path = config.home / "airflow.db"
+    return sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30) if path.exists() else None
+
+
+def _span(start: datetime | None, end: datetime | None) -> str:
+    if start is None or end is None:
+        return "-"
+    if start == end:  # a trigger timetable (Airflow 3's @daily): a point in time, no interval
+        return f"the run of {start:%Y-%m-%d %H:%M}"
+    return f"{start:%Y-%m-%d %H:%M} to {end:%Y-%m-%d %H:%M}" if end.date() != start.date() or end - start >= timedelta(
+        days=1) else f"{start:%Y-%m-%d %H:%M}-{end:%H:%M}"
+
+
+def _in(delta: timedelta) -> str:
+    minutes = max(int(delta.total_seconds() // 60), 0)
+    return f"{minutes // 60} h {minutes % 60:02d} min" if minutes >= 60 else f"{minutes} min"
+
+
+def schedule_lines(config: LocalAirflow, now: datetime | None = None) -> list[str]:
+    """What each DAG runs and when, from the metadata database (what the scheduler itself reads): paused or not, the
+    run now active, the next interval and when it is due, and how many intervals are due at once (catch-up)."""
+    now = now or datetime.now(timezone.utc)
+    db = _database(config)
+    if db is None:
+        return ["No metadata database yet."]
+    lines = []
+    with db:
+        for dag_id, paused, timetable, start, end, after in db.execute(
+            "select dag_id, is_paused, timetable_summary, next_dagrun_data_interval_start, "
+            "next_dagrun_data_interval_end, next_dagrun_create_after from dag where dag_id in (?, ?) order by dag_id",
+            (HOURLY_DAG, REFERENCE_DAG),
+        ):
+            start, end, after = _utc(start), _utc(end), _utc(after)
+            active = db.execute(
+                "select data_interval_start, data_interval_end, state from dag_run where dag_id = ? and state in "
+                "('queued', 'running') order by data_interval_start", (dag_id,),
+            ).fetchall()
+            line = f"{dag_id} (schedule {timetable})"
+            if paused:
+                lines.append(f"{line}: paused, starts nothing.")
+                continue
+            parts = [f"{state} now: {_span(_utc(a), _utc(b))} UTC" for a, b, state in active]
+            due_at = after or end
+            if start is None or end is None or due_at is None:
+                parts.append("no further interval scheduled")
+            elif due_at <= now:
+                step = end - start
+                due = int((now - end) / step) + 1 if step > timedelta(0) else 1
+                last_end = end + step * (due - 1)
+                parts.append(
+                    f"next {_span(start, end)} UTC, due now"
+                    + (f" ({due} intervals due, to {last_end:%Y-%m-%d %H:%M}, one run at a time)" if due > 1 else "")
+                    + f"; then the next at {last_end + step:%Y-%m-%d %H:%M} UTC (in {_in(last_end + step - now)})"
+                )
+            else:
+                what = "next run" if start == end else f"next {_span(start, end)} UTC,"
+                parts.append(f"{what} at {due_at:%Y-%m-%d %H:%M} UTC (in {_in(due_at - now)})")
+            lines.append(f"{line}: " + "; ".join(parts) + ".")
+    db.close()
+    return lines or ["The DAGs are not in the metadata database yet (the dag-processor has not parsed them)."]
+
+
+def last_runs(config: LocalAirflow, per_dag: int = 5) -> list[str]:
+    """Each DAG's newest runs: interval, state, type, when and how long."""
+    db = _database(config)
+    if db is None:
+        return []
+    lines = []
+    with db:
+        for dag_id in (HOURLY_DAG, REFERENCE_DAG):
+            counts = dict(db.execute("select state, count(*) from dag_run where dag_id = ? group by state", (dag_id,)))
+            total = sum(counts.values())
+            lines.append(f"{dag_id}: {total} runs" + (
+                " (" + ", ".join(f"{n} {state}" for state, n in sorted(counts.items())) + ")" if total else ""))
+            for a, b, state, run_type, began, ended in db.execute(
+                "select data_interval_start, data_interval_end, state, run_type, start_date, end_date from dag_run "
+                "where dag_id = ? order by data_interval_start desc limit ?", (dag_id, per_dag),
+            ):
+                took = (f", {(_utc(ended) - _utc(began)).total_seconds():.0f} s" if began and ended else "")
+                lines.append(f"  {_span(_utc(a), _utc(b))} UTC  {state:<8} {run_type}"
+                             + (f", started {_utc(began):%Y-%m-%d %H:%M:%S}" if began else "") + took)
+    db.close()
+    return lines
+
+
 def summary(config: LocalAirflow, running: Running) -> list[str]:
-    first = datetime.fromisoformat(running.first_interval)
     remote = running.env.get("WINDOW_TVF_SPARK_REMOTE")
     spark = f"the Spark Connect server {remote}" if remote else "the embedded Spark, one task at a time"
-    reference = (f"; {REFERENCE_DAG} runs once now (the last day), then daily" if config.run_reference
-                 else f"; {REFERENCE_DAG} stays paused")
     return [
         f"Airflow UI: {running.api_url}  (login: {USER} / {running.password}; the password is in "
         f"{config.passwords_file})",
-        f"DAGs: {HOURLY_DAG} catches up {config.hours} hourly intervals from {first:%Y-%m-%d %H:%M} UTC, one run at "
-        f"a time, then runs every hour{reference}.",
-        f"Tasks run on {spark} (target {config.target}).",
+        "What runs (from the metadata database):",
+        *(f"  {line}" for line in schedule_lines(config)),
+        f"Tasks run on {spark} (target {running.env.get('AIRFLOW_VAR_WINDOW_TVF_TARGET')}).",
         f"Logs: services in {config.service_logs}/, task logs in {config.home / 'logs'}/"
         + (f", Spark server in {running.spark_dir}/connect.log" if running.spark_dir else ""),
-        f"Airflow CLI against it: set -a; . {config.home / 'env'}; set +a; airflow dags list",
-        "Stop: make airflow-stop",
+        f"Airflow CLI against it: {hints(config)['cli']}",
+        f"Query its tables: {hints(config)['sql']}",
+        f"State: {hints(config)['status']}; stop: {hints(config)['stop']} (keeps everything; make airflow resumes); "
+        f"delete everything: {hints(config)['reset']}",
     ]
+
+
+def hints(config: LocalAirflow) -> dict[str, str]:
+    """The commands the messages print, as they work in the repository's directory (tested as printed)."""
+    home = "" if config.home == LocalAirflow.home else f' AIRFLOW_ARGS="--home {config.home}"'
+    return {
+        "cli": f"set -a; . {config.home / 'env'}; set +a; airflow dags list",
+        "sql": f'make airflow-sql SQL="show tables"{home}',
+        "status": f"make airflow-status{home}",
+        "stop": f"make airflow-stop{home}",
+        "reset": f"make airflow-reset{home}",
+    }
+
+
+def status(config: LocalAirflow, say: Any = print) -> bool:
+    """What runs, the DAGs' state and last runs, where the logs are; True if the deployment is running."""
+    running = Running.load(config.state_file)
+    if running is None:
+        say(f"No deployment in {config.home}; make airflow starts one.")
+        return False
+    alive = running.alive()
+    spark = _our_spark_groups(Path(running.spark_dir)) if running.spark_dir else []
+    down = sorted(set(SERVICES) - set(alive))
+    if alive:
+        say(f"Airflow is running at {running.api_url} (login: {USER} / {running.password})"
+            + (f"; NOT running: {', '.join(down)}" if down else "; api-server, scheduler, dag-processor, triggerer up")
+            + (f"; Spark Connect server {running.env['WINDOW_TVF_SPARK_REMOTE']} "
+               + ("up" if spark else "NOT running") if running.env.get("WINDOW_TVF_SPARK_REMOTE") else "") + ".")
+    else:
+        say(f"Airflow is stopped; make airflow resumes the deployment in {config.home} (make airflow-reset deletes it).")
+    first = datetime.fromisoformat(running.first_interval) if running.first_interval else None
+    say(f"Deployment: {config.home}" + (f", first interval {first:%Y-%m-%d %H:%M} UTC" if first else ""))
+    say("Schedule" + (" (as the scheduler will see it when started)" if not alive else "") + ":")
+    for line in schedule_lines(config):
+        say(f"  {line}")
+    say("Last runs:")
+    for line in last_runs(config):
+        say(f"  {line}")
+    say(f"Logs: services in {config.service_logs}/, task logs in {config.home / 'logs'}/"
+        + (f", Spark server in {running.spark_dir}/connect.log" if running.spark_dir else ""))
+    return bool(alive)
+
+
+def run_sql(config: LocalAirflow, statement: str, rows: int = 100, say: Any = print) -> None:
+    """One Spark SQL statement on the running deployment's Spark Connect server, in the pipeline's schema; prints
+    at most `rows` rows. Goes through the server the tasks use, so it sees their tables and takes no lock."""
+    running = Running.load(config.state_file)
+    if running is None or not running.alive():
+        raise AirflowDeploymentError("Airflow is not running: make airflow starts it (its tables are on its Spark server).")
+    remote = running.env.get("WINDOW_TVF_SPARK_REMOTE")
+    if not remote:
+        raise AirflowDeploymentError(
+            "this deployment runs the embedded target: its tables are in one task's Spark at a time, there is no "
+            "server to ask. Query them after make airflow-stop with the embedded Spark (docs/airflow_deployment.md).")
+    from pyspark.errors import PySparkException
+    from pyspark.sql import SparkSession
+
+    # pyspark logs each failed query with its JVM stack trace as JSON on stderr; the error below says it shorter.
+    logging.getLogger("SQLQueryContextLogger").setLevel(logging.CRITICAL)
+    schema = running.env.get("WINDOW_TVF_SCHEMA", "window_tvf")
+    spark = SparkSession.builder.remote(remote).getOrCreate()
+    try:
+        if spark.catalog.databaseExists(schema):
+            spark.sql(f"use {schema}")
+        else:
+            say(f"(the schema {schema} does not exist yet: the first run of {HOURLY_DAG} creates it)")
+        spark.sql(statement).show(n=rows, truncate=False)
+    except PySparkException as error:
+        raise AirflowDeploymentError(str(error).split("\n\nJVM stacktrace:")[0]) from error
+    finally:
+        spark.stop()
+
+
+# What each entry of a deployment's home holds, for reset's list.
+CONTENTS = {
+    "airflow.db": "the metadata database: every run, task instance and the DAGs' pause state",
+    "logs": "task logs",
+    "spark-server": "the Spark server's warehouse and metastore: every table",
+    "spark-client": "the tasks' Spark scratch files",
+    "landing": "the sample landing files",
+    "great_expectations": "Great Expectations' results and Data Docs",
+    "dbt": "dbt's artifacts and log",
+    "services": "the services' logs",
+    "simple_auth_manager_passwords.json.generated": "the login's password",
+    "deployment.json": "the record of ports, secret and settings",
+    "env": "the settings file for the Airflow CLI",
+    "config": "airflow_local_settings.py",
+    "airflow.cfg": "the configuration Airflow wrote at its first start",
+}
+
+
+def _size(path: Path) -> int:
+    if path.is_file():
+        return path.stat().st_size
+    return sum(f.stat().st_size for f in path.rglob("*") if f.is_file() and not f.is_symlink())
+
+
+def reset(config: LocalAirflow, say: Any = print) -> list[str]:
+    """Stops the deployment if it runs, says what it deletes, deletes config.home; returns the names deleted."""
+    if not config.home.exists():
+        say(f"Nothing to delete: {config.home} does not exist.")
+        return []
+    if config.state_file.exists() and stop(config, say=lambda _: None):
+        say(f"Stopped the deployment running from {config.home}.")
+    entries = sorted(config.home.iterdir())
+    say(f"Deleting {config.home} ({_size(config.home) / 2**20:.1f} MiB):")
+    for entry in entries:
+        say(f"  {entry.name:<46} {_size(entry) / 2**20:9.1f} MiB  {CONTENTS.get(entry.name, '')}")
+    shutil.rmtree(config.home)
+    say("Deleted. The next make airflow starts a new deployment (new landing data, login and ports; catch-up from "
+        "--hours before then).")
+    return [entry.name for entry in entries]
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("action", choices=("start", "stop", "status"))
-    parser.add_argument("--hours", type=int, default=3, help="hourly intervals before now to catch up (default 3)")
+    parser.add_argument("action", choices=("start", "stop", "status", "sql", "reset"))
+    parser.add_argument("statement", nargs="?", help="sql: the Spark SQL statement")
+    parser.add_argument("--hours", type=int, default=3,
+                        help="hourly intervals before now to catch up (default 3; a new deployment only)")
     parser.add_argument("--feed-hours", type=int, default=24, help="hours of landing files ahead of now (default 24)")
-    parser.add_argument("--target", choices=("connect", "embedded"), default="connect",
-                        help="connect (default): tasks on a Spark Connect server; embedded: each task its own Spark")
+    parser.add_argument("--target", choices=("connect", "embedded"), default=None,
+                        help="connect (default): tasks on a Spark Connect server; embedded: each task its own Spark. "
+                        "A resumed deployment keeps its own")
     parser.add_argument("--dbt-tasks", choices=("coarse", "per_model"), default="coarse",
                         help="coarse (default): a task per dbt build step; per_model: a task per dbt model "
                              "(astronomer-cosmos' watcher mode; not yet measured under the scheduler, see "
                              "docs/airflow_deployment.md)")
+    parser.add_argument("--rows", type=int, default=100, help="sql: rows printed at most (default 100)")
+    parser.add_argument("--home", type=Path, default=LocalAirflow.home, help=f"default {LocalAirflow.home}")
     args = parser.parse_args(argv)
-    config = LocalAirflow(target=args.target, hours=args.hours, feed_hours=args.feed_hours, dbt_tasks=args.dbt_tasks)
-    if args.action == "stop":
-        stop(config)
-        return 0
-    running = Running.load(config.state_file)
-    alive = running.alive() if running else {}
-    if args.action == "status" or alive:
-        if alive:
-            print(f"Airflow is running at {running.api_url} ({', '.join(alive)}); stop it with make airflow-stop.")
-        else:
-            print("Airflow is not running; start it with make airflow.")
-        return 0
-    began = time.monotonic()
+    home = args.home.resolve()
+    recorded = Running.load(home / "deployment.json")
+    target = args.target or (recorded.env.get("AIRFLOW_VAR_WINDOW_TVF_TARGET") if recorded else None) or "connect"
+    config = LocalAirflow(home=home, target=target, hours=args.hours, feed_hours=args.feed_hours,
+                          dbt_tasks=args.dbt_tasks)
     try:
-        running = start(config)
+        if args.action == "stop":
+            stop(config)
+        elif args.action == "status":
+            status(config)
+        elif args.action == "reset":
+            reset(config)
+        elif args.action == "sql":
+            if not args.statement:
+                parser.error('sql needs a statement: make airflow-sql SQL="select ..."')
+            run_sql(config, args.statement, args.rows)
+        else:
+            alive = recorded.alive() if recorded else {}
+            if alive:
+                print(f"Airflow is already running at {recorded.api_url} ({', '.join(alive)}); nothing started. "
+                      f"make airflow-status shows it, make airflow-stop stops it.", file=sys.stderr)
+                return 1
+            began = time.monotonic()
+            running = start(config)
+            print(f"Airflow is up in {time.monotonic() - began:.0f} s.")
+            for line in summary(config, running):
+                print(line)
     except (AirflowDeploymentError, DeploymentError) as error:
         print(f"error: {error}", file=sys.stderr)
         return 1
-    print(f"Airflow is up in {time.monotonic() - began:.0f} s.")
-    for line in summary(config, running):
-        print(line)
     return 0
 
 

@@ -246,10 +246,28 @@ def gate_price_rejections(snapshots: list[datetime], settings: Settings | None =
     return _rejection_gate("item_prices.rejection_gate", groups, f"prices {min(snapshots):%Y-%m-%dT%H}", settings)
 
 
+def quarantine_line(suite: str, group: Rejections, limit: float) -> str:
+    """The task log's line for one group: how many lines were quarantined (kept out of the models, listed in
+    fct_rejected_order_events / fct_rejected_item_prices) and why, against the gate's threshold. The reasons are
+    the top TOP_REASONS; the rest are counted together, so the counts always add up to the rejected lines."""
+    if not group.lines:
+        verdict = "the gate fails that" if group.rejected_share > limit else "nothing to check"
+        return f"{suite}: there are no {group.group} ({verdict})."
+    if not group.rejected:
+        return f"{suite}: {group.lines} {group.group}, none quarantined (the gate allows {limit:.0%})."
+    counts = [part.rsplit(" ", 1)[-1] for part in group.top_reasons.split(", ") if part]
+    listed = sum(int(n) for n in counts if n.isdigit())  # a log line never fails the task
+    reasons = group.top_reasons + (f", other reasons {group.rejected - listed}" if group.rejected > listed else "")
+    return (f"{suite}: {group.rejected} of {group.lines} {group.group} quarantined ({group.rejected_share:.1%}; the "
+            f"gate allows {limit:.0%}), by reason: {reasons}.")
+
+
 def _rejection_gate(suite: str, groups: list[Rejections], run: str, settings: Settings) -> list[str]:
     """Runs the gate's suite; on a failure raises RejectionGateFailed, whose message leads with what was rejected:
     the share against the threshold, the top reasons, sample lines, and what to do."""
     limit = settings.max_rejected_share
+    for group in groups:
+        log.info("%s", quarantine_line(suite, group, limit))
     try:
         return run_suites([rejection_gate_suite(suite, groups, limit)], run_name=f"rejection gate {run}", settings=settings)
     except QualityCheckFailed as failure:
