@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
 
-from dbt_harness import REPO
+from dbt_harness import REPO, TABLE_FORMAT
 
 SCHEMA = "window_tvf_microbatch"
 # Hourly batches [00:00, 10:00) on 2026-11-01 UTC: New York's midnight (04:00Z), its repeated 01:00 hour
@@ -125,10 +125,10 @@ def files() -> dict[str, str]:
             models:
               microbatch_check:
                 +materialized: table
-                +file_format: parquet
+                +file_format: {TABLE_FORMAT}
             seeds:
               microbatch_check:
-                +file_format: parquet
+                +file_format: {TABLE_FORMAT}
                 events:
                   +column_types: {{event_id: string, user_id: string, item_id: string, quantity: int, event_time: timestamp}}
         """,

@@ -106,7 +106,7 @@ FILES = {
     # The state is the model's own kept rows, partitioned by the arrival time the TTL is measured on.
     "models/first_deliveries.sql": """
         {{ config(materialized='incremental', incremental_strategy='insert_overwrite', partition_by=['seen_at'],
-                  file_format='parquet') }}
+                  file_format=env_var('WINDOW_TVF_TABLE_FORMAT', 'parquet')) }}
         {{ window_tvf.incremental_deduplicate(ref('deliveries'), 'message_id', 'seen_at', '1 hour',
             interval_start=var('start'), interval_end=var('end'), order_by=['copy']) }}
     """,

@@ -16,11 +16,12 @@ FILES = {
         models:
           throwaway:
             +materialized: table
-            # Spark 3.5 makes Hive tables without a format, and Hive has no timestamp_ntz (README, "Spark versions").
-            +file_format: parquet
+            # Spark 3.5 makes Hive tables without a format, and Hive has no timestamp_ntz (README, "Spark versions");
+            # make test-formats sets the format (dbt_harness.TABLE_FORMAT).
+            +file_format: "{{ env_var('WINDOW_TVF_TABLE_FORMAT', 'parquet') }}"
         seeds:
           throwaway:
-            +file_format: parquet
+            +file_format: "{{ env_var('WINDOW_TVF_TABLE_FORMAT', 'parquet') }}"
     """,
     "packages.yml": f"""
         packages:
