@@ -37,9 +37,11 @@ pipeline: setup
 	@scripts/check_prerequisites.sh
 	cd dags && ../$(BIN)/python -m window_tvf_pipeline.run
 
-# A real Airflow 3 deployment of the DAGs (scripts/airflow_local.py): a Spark Connect server every task shares, sample
+# A real Airflow 3 deployment of the DAGs (scripts/airflow_local.py): a Spark Connect server every task shares (under
+# supervisord: restarted when it dies, its log at WARN and rotated; docs/airflow_deployment.md, "Supervision"), sample
 # landing data for the last hours, api-server on 127.0.0.1, scheduler, dag-processor and triggerer (LocalExecutor);
-# prints the UI's address and login. `make airflow-stop` stops what it started. Options: AIRFLOW_ARGS="--hours 6".
+# prints the UI's address and login. `make airflow-stop` stops what it started, supervisord included.
+# Options: AIRFLOW_ARGS="--hours 6".
 airflow: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/python scripts/airflow_local.py start $(AIRFLOW_ARGS)
@@ -48,7 +50,8 @@ airflow-stop: setup
 	$(BIN)/python scripts/airflow_local.py stop
 
 # The hourly DAG under Airflow's own scheduler (tests/python/test_airflow_deployment.py, about 6 minutes; not part of
-# `make test`): the deployment above, two intervals, every table against dag.test()'s, the UI's grid in headless
+# `make test`): the deployment above, two intervals (the Spark server SIGKILLed during the second: restarted, the
+# run succeeds on retries), every table against dag.test()'s, the UI's grid in headless
 # Chromium (skipped without it: apt-get install -y chromium), its screenshot in docs/airflow_grid.png.
 test-airflow: setup
 	@scripts/check_prerequisites.sh
