@@ -17,6 +17,7 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
 from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
@@ -84,11 +85,17 @@ def killed(deployment: Running) -> dict[str, Any]:
 
 
 def _poll(ready: Any, timeout: float) -> Any:
+    """Polls `ready()` until truthy; an api-server slow to answer on a loaded machine (a timeout) is tried again."""
     deadline = time.monotonic() + timeout
-    while not (value := ready()):
+    while True:
+        try:
+            value = ready()
+            if value:
+                return value
+        except (OSError, urllib.error.URLError, ValueError, KeyError):
+            pass
         assert time.monotonic() < deadline, f"not ready after {timeout:.0f} s"
-        time.sleep(1)
-    return value
+        time.sleep(2)
 
 
 @pytest.fixture(scope="module")
