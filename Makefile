@@ -38,7 +38,7 @@ pipeline: setup
 	cd dags && ../$(BIN)/python -m window_tvf_pipeline.run
 
 # A real Airflow 3 deployment of the DAGs (scripts/airflow_local.py, docs/airflow_deployment.md): a Spark Connect server
-# every task shares, sample landing data, api-server on 127.0.0.1, scheduler, dag-processor and triggerer
+# every task shares (under supervisord: restarted when it dies, its log at WARN and rotated), sample landing data, api-server on 127.0.0.1, scheduler, dag-processor and triggerer
 # (LocalExecutor), all under .airflow/deployment; prints the UI's address and login and what runs when. The first run
 # makes the deployment; after `make airflow-stop` the next `make airflow` resumes it (runs, task logs, tables, landing
 # files, login, ports where free; the scheduler catches up from the last finished interval); it refuses while one

@@ -67,6 +67,7 @@ from spark_cluster import (  # noqa: E402
     require_free_port,
     stop_process_groups,
 )
+from spark_supervisor import SupervisedConnect, stop_supervised  # noqa: E402
 
 HOURLY_DAG = "window_tvf_orders_hourly"
 REFERENCE_DAG = "window_tvf_reference_examples"
@@ -398,7 +399,7 @@ def start(config: LocalAirflow, say: Any = print) -> Running:
     _write_feed(config, first, say)
 
     running = Running(config.home, api_url="", first_interval=first.isoformat())
-    spark = Deployment("connect", config.spark_dir)
+    spark = SupervisedConnect(config.spark_dir)  # restarted by supervisord when it dies (scripts/spark_supervisor.py)
     parse = None
     try:
         # dbt parses the project once here, beside the Spark start; every task then parses only what changed.
@@ -538,10 +539,7 @@ def stop(config: LocalAirflow, say: Any = print) -> bool:
     # By session, also when a service died and left task processes behind.
     stop_sessions(set(running.pids.values()))
     groups = list(alive.values())
-    spark_groups = _our_spark_groups(Path(running.spark_dir)) if running.spark_dir else []
-    stop_process_groups(spark_groups)
-    if running.spark_dir:
-        (Path(running.spark_dir) / "pids").unlink(missing_ok=True)
+    spark_groups = stop_supervised(Path(running.spark_dir)) if running.spark_dir else []  # no restart on stop
     running.pids = {}
     running.save(config.state_file)
     say(f"Stopped {len(groups)} Airflow processes and {len(spark_groups)} Spark server(s). Runs, logs, tables, "

@@ -186,14 +186,16 @@ class Settings:
     def dag_settings(self) -> dict[str, Any]:
         """What every DAG of the project shares. One run at a time (the hourly DAG's interval N+1 builds on interval
         N's tables); tasks one at a time on a driver-embedded target, side by side on a server target. Every task
-        is retried twice with exponential backoff (30 s, then 60 s, at most 10 min) and runs in the Spark pool."""
+        is retried three times with exponential backoff (30 s, 60 s, 120 s, at most 10 min) and runs in the Spark
+        pool: make airflow's Spark Connect server, when it dies, is back within 15-100 s (scripts/spark_supervisor.py),
+        so a task that failed with it gets about 3.5 minutes of retries, enough for a restart on a loaded machine."""
         return {
             "start_date": self.start,
             "max_active_runs": 1,
             "max_active_tasks": 4 if self.on_server else 1,
             "tags": ["window_tvf"],
             "default_args": {
-                "retries": 2,
+                "retries": 3,
                 "retry_delay": timedelta(seconds=30),
                 "retry_exponential_backoff": 2.0,
                 "max_retry_delay": timedelta(minutes=10),
