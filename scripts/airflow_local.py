@@ -40,7 +40,6 @@ import os
 import secrets
 import shlex
 import shutil
-import signal
 import socket
 import sqlite3
 import subprocess
@@ -65,6 +64,8 @@ from spark_cluster import (  # noqa: E402
     _our_spark_groups,
     free_port,
     require_free_port,
+    session_members,
+    stop_sessions,
     stop_process_groups,
 )
 from spark_supervisor import SupervisedConnect, stop_supervised  # noqa: E402
@@ -497,36 +498,7 @@ def wait_for_runs(running: Running, dag_id: str, count: int, timeout: float) -> 
                  running.home / "services" / "scheduler.log", timeout)
 
 
-def _session_members(sessions: set[int]) -> list[int]:
-    """The live processes of these sessions. Each service starts a session of its own; its task processes stay in
-    that session but take process groups of their own, so stopping by session stops them too, and nothing else."""
-    members = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        state, _ppid, _group, session = stat[stat.rindex(")") + 2 :].split()[:4]
-        if int(session) in sessions and state != "Z":
-            members.append(int(entry.name))
-    return members
 
-
-def stop_sessions(sessions: set[int], timeout: float = 30.0) -> None:
-    """SIGTERM every process of the sessions, SIGKILL what is left after `timeout`."""
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        for pid in _session_members(sessions):
-            try:
-                os.kill(pid, sig)
-            except ProcessLookupError:
-                pass
-        deadline = time.monotonic() + timeout
-        while _session_members(sessions) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        if not _session_members(sessions):
-            return
 
 
 def stop(config: LocalAirflow, say: Any = print) -> bool:

@@ -414,3 +414,35 @@ def main(argv: list[str] | None = None) -> int:
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+def session_members(sessions: set[int]) -> list[int]:
+    """The live processes of these sessions (a session holds every process group its leader started: an Airflow
+    service's task processes, supervisord's server), so stopping by session stops them too, and nothing else."""
+    members = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        state, _ppid, _group, session = stat[stat.rindex(")") + 2 :].split()[:4]
+        if int(session) in sessions and state != "Z":
+            members.append(int(entry.name))
+    return members
+
+
+def stop_sessions(sessions: set[int], timeout: float = 30.0) -> None:
+    """SIGTERM every process of the sessions, SIGKILL what is left after `timeout`."""
+    for sig in (signal.SIGTERM, signal.SIGKILL):
+        for pid in session_members(sessions):
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + timeout
+        while session_members(sessions) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        if not session_members(sessions):
+            return

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import os
 import shlex
-import signal
 import subprocess
 import sys
 import time
@@ -40,6 +39,8 @@ from spark_cluster import (
     _process_env,
     _server_conf,
     _tail,
+    session_members,
+    stop_sessions,
     require_free_port,
     require_java,
     stop_process_groups,
@@ -160,20 +161,6 @@ class SupervisedConnect(Deployment):
         stop_supervised(self.state_dir, self.pids)
 
 
-def _session_members(sessions: set[int]) -> list[int]:
-    """Live processes of these sessions (supervisord's session holds the server's process group too)."""
-    members = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            stat = (entry / "stat").read_text()
-        except OSError:
-            continue
-        state, _ppid, _group, session = stat[stat.rindex(")") + 2 :].split()[:4]
-        if int(session) in sessions and state != "Z":
-            members.append(int(entry.name))
-    return members
 
 
 def _comm(pid: int) -> str:
@@ -199,7 +186,7 @@ def supervisord_pids(state_dir: Path) -> list[int]:
 
 def server_jvm(state_dir: Path) -> int | None:
     """The pid of the running server JVM under the state directory's supervisord, if any."""
-    jvms = [pid for pid in _session_members(set(supervisord_pids(state_dir))) if _comm(pid) == "java"]
+    jvms = [pid for pid in session_members(set(supervisord_pids(state_dir))) if _comm(pid) == "java"]
     return jvms[0] if jvms else None
 
 
@@ -208,17 +195,6 @@ def stop_supervised(state_dir: Path, pgids: list[int] | None = None) -> list[int
     (a server whose supervisord was SIGKILLed). Returns the process groups it found running."""
     groups = sorted(set(pgids or []) | set(supervisord_pids(state_dir)))
     stop_process_groups(groups)
-    sessions = set(groups)
-    for sig in (signal.SIGTERM, signal.SIGKILL):
-        for pid in _session_members(sessions):
-            try:
-                os.kill(pid, sig)
-            except ProcessLookupError:
-                pass
-        deadline = time.monotonic() + STOP_TIMEOUT_S
-        while _session_members(sessions) and time.monotonic() < deadline:
-            time.sleep(0.2)
-        if not _session_members(sessions):
-            break
+    stop_sessions(set(groups), STOP_TIMEOUT_S)
     (state_dir / "pids").unlink(missing_ok=True)
     return groups
