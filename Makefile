@@ -12,7 +12,7 @@ export DBT_PROFILES_DIR ?= $(CURDIR)
 export SPARK_LOCAL_IP ?= 127.0.0.1
 export DBT_SEND_ANONYMOUS_USAGE_STATS ?= False
 
-.PHONY: setup pipeline airflow airflow-stop airflow-status airflow-sql airflow-reset test-airflow bench-airflow test test-compat test-formats bench bench-distinct bench-time-zones bench-paths bench-tumble bench-pipeline bench-volume bench-nexmark bench-microbatch lock clean
+.PHONY: setup pipeline airflow airflow-stop airflow-status airflow-sql airflow-reset test-airflow bench-airflow test test-compat test-formats bench bench-formats bench-distinct bench-time-zones bench-paths bench-tumble bench-pipeline bench-volume bench-nexmark bench-microbatch lock clean
 
 $(BIN)/.synced: requirements.lock
 	@scripts/check_prerequisites.sh
@@ -33,9 +33,28 @@ COMPAT_VERSIONS := spark35 spark40
 
 # The pipeline end to end on the embedded Spark, as Airflow runs it: generated landing files, the reference-examples
 # DAG, then the hourly DAG over consecutive intervals (late data included), then a summary.
+# make pipeline TABLE_FORMAT=delta (or iceberg): the same pipeline with every table in that format, on pyspark 4.0.5,
+# the newest Spark with a release of both formats (.venv-formats from requirements-formats.lock: the project's pins
+# with that Spark), the format's jars from Maven Central; a warehouse, metastore and Airflow home of its own.
+TABLE_FORMAT ?= parquet
+PIPELINE_BIN := $(BIN)
+ifneq ($(TABLE_FORMAT),parquet)
+ifeq ($(filter $(TABLE_FORMAT),delta iceberg),)
+$(error TABLE_FORMAT=$(TABLE_FORMAT): expected parquet (the default), delta or iceberg)
+endif
+PIPELINE_BIN := .venv-formats/bin
+FORMAT_JARS := .spark/jars/$(TABLE_FORMAT)-spark4.0
+pipeline: .venv-formats/.synced $(FORMAT_JARS)/.fetched
+pipeline: export WINDOW_TVF_TARGET = embedded_$(TABLE_FORMAT)
+pipeline: export WINDOW_TVF_TABLE_FORMAT = $(TABLE_FORMAT)
+pipeline: export WINDOW_TVF_SPARK_DIR = $(CURDIR)/.spark/format-$(TABLE_FORMAT)
+pipeline: export AIRFLOW_HOME = $(CURDIR)/.airflow/format-$(TABLE_FORMAT)
+pipeline: export WINDOW_TVF_GX_DIR = $(CURDIR)/.airflow/format-$(TABLE_FORMAT)/great_expectations
+pipeline: export WINDOW_TVF_SPARK_JARS = $(shell ls -d $(CURDIR)/$(FORMAT_JARS)/*.jar 2>/dev/null | paste -sd,)
+endif
 pipeline: setup
 	@scripts/check_prerequisites.sh
-	cd dags && ../$(BIN)/python -m window_tvf_pipeline.run
+	cd dags && ../$(PIPELINE_BIN)/python -m window_tvf_pipeline.run
 
 # A real Airflow 3 deployment of the DAGs (scripts/airflow_local.py, docs/airflow_deployment.md): a Spark Connect server
 # every task shares (under supervisord: restarted when it dies, its log at WARN and rotated), sample landing data, api-server on 127.0.0.1, scheduler, dag-processor and triggerer
@@ -102,9 +121,16 @@ FORMAT_RUNS := spark40-delta spark40-iceberg
 	@ls .spark/jars/$*
 	@touch $@
 
-test-formats: setup .venv-spark40/.synced .spark/jars/delta-spark4.0/.fetched .spark/jars/iceberg-spark4.0/.fetched
+test-formats: setup .venv-formats/.synced .spark/jars/delta-spark4.0/.fetched .spark/jars/iceberg-spark4.0/.fetched
 	@scripts/check_prerequisites.sh
 	$(BIN)/python tests/python/spark_versions.py $(FORMAT_RUNS)
+
+# The window aggregation's write step on parquet, Delta Lake and Iceberg tables in one Spark 4.0 session, three key
+# shapes at 3 M events (bench/table_format_writes.py, about 15 minutes): full builds, a day rewritten by insert
+# overwrite, Delta's replaceWhere and MERGE; docs/table_formats.md, "Write speed". FORMATS_ARGS="--rows 300000 --repeats 1".
+bench-formats: setup .venv-formats/.synced .spark/jars/delta-spark4.0/.fetched .spark/jars/iceberg-spark4.0/.fetched
+	@scripts/check_prerequisites.sh
+	.venv-formats/bin/python bench/table_format_writes.py $(FORMATS_ARGS)
 
 # The window aggregation benchmark (41 minutes on 2 cores, 2026-11-27: three key distributions, 3 M and 10 M rows, both
 # shuffles of the sliced path per cell, and the input as a CTE name): prints a table and writes docs/benchmarks.md; then local time and calendar
@@ -186,6 +212,10 @@ lock: setup
 	for version in $(COMPAT_VERSIONS); do \
 		$(BIN)/uv pip compile --quiet --python-version 3.11 requirements-$$version.in -o requirements-$$version.lock; \
 	done
+	# the formats' venv: the main lock's versions, but pyspark
+	mkdir -p .spark && grep -v '^pyspark==' requirements.lock > .spark/formats-constraints.txt
+	$(BIN)/uv pip compile --quiet --python-version 3.11 requirements-formats.in -c .spark/formats-constraints.txt \
+		-o requirements-formats.lock
 
 clean:
-	rm -rf .spark .airflow landing target logs dbt_packages $(COMPAT_VERSIONS:%=.venv-%)
+	rm -rf .spark .airflow landing target logs dbt_packages $(COMPAT_VERSIONS:%=.venv-%) .venv-formats

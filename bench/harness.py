@@ -37,8 +37,9 @@ class BenchSpark:
         })
         os.environ.setdefault("SPARK_LOCAL_IP", "127.0.0.1")
 
-    def session(self):
-        """The SparkSession; dbt's session method reuses it (static settings apply only to the first getOrCreate)."""
+    def session(self, conf: dict[str, str] | None = None):
+        """The SparkSession; dbt's session method reuses it (static settings apply only to the first getOrCreate).
+        `conf`: more settings (a table format's jars, extensions and catalogs)."""
         from pyspark.sql import SparkSession
 
         if self.log_file:
@@ -47,8 +48,11 @@ class BenchSpark:
         logging = (f"-Dlog4j2.configurationFile={REPO / 'bench' / 'log4j2-file.properties'} "
                    f"-Dwindow_tvf.log_file={self.log_file}" if self.log_file
                    else f"-Dlog4j2.configurationFile={REPO / 'spark_conf' / 'log4j2.properties'}")
+        builder = SparkSession.builder
+        for key, value in (conf or {}).items():
+            builder = builder.config(key, value)
         return (
-            SparkSession.builder.master(f"local[{CORES}]").appName("window_tvf_bench")
+            builder.master(f"local[{CORES}]").appName("window_tvf_bench")
             .config("spark.driver.memory", self.driver_memory)
             .config("spark.sql.session.timeZone", "UTC")
             .config("spark.sql.ansi.enabled", "false")  # as dbt-spark's session method sets it for dbt's queries

@@ -32,6 +32,9 @@ from dbt_harness import REPO, SHORT_LIVED_JVM
 class SparkVersion:
     spark: str  # spark35: .venv-spark35, requirements-spark35.lock
     table_format: str = "parquet"  # delta, iceberg: the profile's embedded_<format> target, jars from Maven Central
+    # The venv and lock file's name when not `spark`: "formats" is the whole project (Airflow and Great Expectations
+    # too) on pyspark 4.0.5, so that a format's run includes the pipeline's tests (make pipeline TABLE_FORMAT=...).
+    environment: str | None = None
 
     @property
     def name(self) -> str:
@@ -40,12 +43,17 @@ class SparkVersion:
 
     @property
     def venv(self) -> Path:
-        return REPO / f".venv-{self.spark}"
+        return REPO / f".venv-{self.environment or self.spark}"
+
+    @property
+    def with_pipeline(self) -> bool:
+        """Whether the venv holds Airflow and Great Expectations: the pipeline's tests run too."""
+        return self.environment == "formats"
 
     @property
     def pyspark(self) -> str:
         """The pyspark version pinned in the lock file."""
-        lock = (REPO / f"requirements-{self.spark}.lock").read_text()
+        lock = (REPO / f"requirements-{self.environment or self.spark}.lock").read_text()
         return re.search(r"^pyspark==(\S+)", lock, re.MULTILINE).group(1)
 
     @property
@@ -68,7 +76,8 @@ class SparkVersion:
 
 VERSIONS = {version.name: version for version in (
     *(SparkVersion(spark) for spark in ("spark35", "spark40")),
-    *(SparkVersion(spark, table_format) for spark in ("spark35", "spark40") for table_format in ("delta", "iceberg")),
+    *(SparkVersion("spark35", table_format) for table_format in ("delta", "iceberg")),
+    *(SparkVersion("spark40", table_format, "formats") for table_format in ("delta", "iceberg")),
 )}
 OLDEST = VERSIONS["spark35"]
 
@@ -95,6 +104,9 @@ FULL = Suite(files=LEAN.files + (
     "test_arguments.py", "test_package_install.py", "test_microbatch.py", "test_parse_json_lines.py",
     "test_window_aggregate_types.py",
 ))
+# FULL and the pipeline on the embedded Spark (the hourly and reference DAGs under dag.test(), the Great Expectations
+# checks, the SIGKILL during a write): for the table formats' runs, whose venv holds Airflow and Great Expectations.
+WITH_PIPELINE = Suite(files=FULL.files + ("test_scheduled_pipeline.py", "test_crash_recovery.py"))
 
 
 @dataclass(frozen=True)
@@ -262,11 +274,15 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("versions", nargs="+", choices=sorted(VERSIONS))
     parser.add_argument("--lean", action="store_true", help="the part of make test: window semantics only")
+    parser.add_argument("--files", nargs="+", metavar="FILE", help="only these test files (a development run), "
+                        "on the whole project's build")
     arguments = parser.parse_args()
-    suite = LEAN if arguments.lean else FULL
     outcomes = []
     for name in arguments.versions:
         version = VERSIONS[name]
+        suite = LEAN if arguments.lean else WITH_PIPELINE if version.with_pipeline else FULL
+        if arguments.files:
+            suite = Suite(files=tuple(arguments.files))
         print(f"pyspark {version.pyspark} ({version.venv.name}): {len(suite.files)} test files, "
               f"{'selected' if suite.select else 'whole'} dbt build; log: {version.work_dir / 'pytest.log'}",
               flush=True)
