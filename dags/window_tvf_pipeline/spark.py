@@ -14,13 +14,20 @@ from typing import Any
 from window_tvf_pipeline.config import Settings
 
 # The write command's arguments in a formatted plan: "Arguments: `spark_catalog`.`schema`.`table`, ..." for a
-# CREATE TABLE AS SELECT, "Arguments: file:/.../schema.db/table, ..." for an INSERT.
+# CREATE TABLE AS SELECT, "Arguments: file:/.../schema.db/table, ..." for an INSERT; an Iceberg table's write (a
+# data source V2 command) names it "IcebergWrite(table=spark_catalog.schema.table, ...)".
 _WRITE = re.compile(
     r"\(\d+\) Execute (?:InsertIntoHadoopFsRelationCommand|CreateDataSourceTableAsSelectCommand)\n(?:.*\n)*?"
     r"Arguments: (?:`spark_catalog`\.`(\w+)`\.`(\w+)`|\S*/(\w+)\.db/(\w+),)"
+    r"|\(\d+\) (?:OverwritePartitionsDynamic|OverwriteByExpression|AppendData)\n(?:.*\n)*?"
+    r"Arguments: .*IcebergWrite\(table=(?:spark_catalog\.)?(\w+)\.(\w+),"
 )
-# "Scan parquet spark_catalog.schema.table", or "Scan text " for files read by path (the landing files).
-_SCAN = re.compile(r"^Scan (\w+) ?(?:spark_catalog\.)?([\w.]*)")
+# "Scan parquet spark_catalog.schema.table", or "Scan text " for files read by path (the landing files); an Iceberg
+# table's scan is "BatchScan spark_catalog.schema.table" (group 1 empty).
+_SCAN = re.compile(r"^(?:Scan (\w+) ?|BatchScan )(?:spark_catalog\.)?([\w.]*)")
+# An Iceberg scan's pushed filters, partition columns' and others' alike: "[filters=a >= 1, b IS NOT NULL, groupedBy=]".
+_ICEBERG_FILTERS = re.compile(r"\[filters=(.*?), groupedBy=")
+_PARTITION_FILTERS = re.compile(r"PartitionFilters: \[(.*?)(?:\]|\.\.\.)(?:,|\n|$)")
 
 
 class SparkUnavailable(RuntimeError):
@@ -79,8 +86,9 @@ class Scan:
     """One file scan of an executed plan."""
 
     table: str  # schema.table, or the scanned files' format for a path scan (landing files)
-    partition_filters: str  # as the plan prints them ('' for a table without partitions or filters)
-    partitions_read: int | None  # None for a table without partitions
+    partition_filters: str  # as the plan prints them ('' for a table without partitions or filters); for an
+    # Iceberg table every filter pushed into its scan (Iceberg prunes partitions and files with them)
+    partitions_read: int | None  # None for a table without partitions, and for Iceberg's scan (it counts files)
     files_read: int
     rows: int  # rows the scan produced (after partition pruning, before other filters)
 
@@ -116,13 +124,13 @@ def _scans(store: Any, execution_id: int) -> list[Scan]:
             if value.isDefined():
                 named[metric.name()] = value.get()
         # the plan cuts long lists short with "..." and no closing bracket
-        filters = re.search(r"PartitionFilters: \[(.*?)(?:\]|\.\.\.)(?:,|\n|$)", node.desc())
+        filters = (_ICEBERG_FILTERS if scan.group(1) is None else _PARTITION_FILTERS).search(node.desc())
         scans.append(
             Scan(
                 table=scan.group(2) or f"{scan.group(1)} files",
                 partition_filters=filters.group(1) if filters else "",
                 partitions_read=_metric(named, "number of partitions read"),
-                files_read=_metric(named, "number of files read") or 0,
+                files_read=_metric(named, "number of files read") or _metric(named, "number of result data files") or 0,
                 rows=_metric(named, "number of output rows") or 0,
             )
         )

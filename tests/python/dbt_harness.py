@@ -30,6 +30,27 @@ def configure_environment(spark_dir: Path) -> None:
     os.environ["DBT_SEND_ANONYMOUS_USAGE_STATS"] = "False"
 
 
+def partition_count(spark: Any, table: str) -> int:
+    """How many partitions `table` holds: `show partitions`, which Iceberg does not support
+    (PARTITION_MANAGEMENT_IS_UNSUPPORTED); there its `partitions` metadata table, one row per partition."""
+    if TABLE_FORMAT == "iceberg":
+        return spark.sql(f"select count(*) from {table}.partitions").collect()[0][0]
+    return spark.sql(f"show partitions {table}").count()
+
+
+def partitions_read(spark: Any, scan: Any) -> int | None:
+    """The partitions a scan (window_tvf_pipeline.spark.Scan) read; None for a table without partitions. Iceberg's
+    scan counts data files, not partitions ("number of result data files"): there the table must hold exactly one
+    data file per partition (asserted on its current snapshot), so that the files it read are the partitions."""
+    if TABLE_FORMAT != "iceberg" or scan.partitions_read is not None or scan.table.endswith(" files"):
+        return scan.partitions_read
+    if "partition" not in spark.table(f"{scan.table}.partitions").columns:
+        return None
+    files, partitions = spark.sql(f"select count(*), count(distinct partition) from {scan.table}.files").first()
+    assert files == partitions, f"{scan.table}: {files} data files in {partitions} partitions"
+    return scan.files_read
+
+
 @dataclass
 class DbtRun:
     success: bool

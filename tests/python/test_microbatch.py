@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import microbatch_project as project
-from dbt_harness import TABLE_FORMAT, run_dbt
+from dbt_harness import TABLE_FORMAT, partition_count, partitions_read, run_dbt
 
 SCHEMA = project.SCHEMA
 
@@ -100,7 +100,7 @@ def test_batches_add_the_partition_column_of_window_time(microbatch_project: Pat
         select count(*) from {SCHEMA}.mb_hop_1h_15m
         where window_hour != timestamp_micros(unix_micros(window_time) - pmod(unix_micros(window_time), 3600000000))
     """).collect()[0][0]
-    partitions = spark.sql(f"show partitions {SCHEMA}.mb_hop_1h_15m").count()
+    partitions = partition_count(spark, f"{SCHEMA}.mb_hop_1h_15m")
     daily = spark.sql(f"select count(*) from {SCHEMA}.mbd_session_10m where window_date != to_date(window_time)").collect()[0][0]
     assert (off, partitions, daily) == (0, 10, 0)
 
@@ -141,11 +141,14 @@ def test_a_batch_reads_only_the_partitions_its_windows_need(microbatch_project: 
             for scan in query.scans:
                 if scan.table.endswith("stg_events") and query.written_table:
                     assert "event_hour" in scan.partition_filters, scan
-                    read[query.written_table.split(".")[-1]] = scan.partitions_read
+                    read[query.written_table.split(".")[-1]] = partitions_read(spark, scan)
         return read
 
+    # Iceberg skips data files by their columns' min and max too, not only by partition: hour 06's one file starts
+    # after 06:00:00.001 (no event falls on 06:00 itself), so its session scan reads hours 04 and 05 alone.
+    session_hours = 2 if TABLE_FORMAT == "iceberg" else 3
     assert reads("mb_hop_1h_15m mb_tumble_15m mb_session_10m", "2026-11-01T05:00:00", "2026-11-01T06:00:00") == {
-        "mb_hop_1h_15m": 2, "mb_tumble_15m": 1, "mb_session_10m": 3}
+        "mb_hop_1h_15m": 2, "mb_tumble_15m": 1, "mb_session_10m": session_hours}
     assert reads("mb_day_new_york", "2026-11-01T03:00:00", "2026-11-01T04:00:00") == {"mb_day_new_york": 8}
 
 

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 
 import dirty_feeds
-from dbt_harness import REPO
+from dbt_harness import REPO, partition_count, partitions_read
 from json_line_rules import file_lines
 from order_oracle import (
     classified,
@@ -420,7 +420,7 @@ def interval_3(first_three_intervals: dict, hourly: Any, spark: Any) -> dict[str
         f"{SCHEMA}.fct_rejected_item_prices").where(f"source_file = '{snapshot}'").collect()]
     seen["priced_empty"] = priced_hours()
     held_back.rename(snapshot)
-    seen["partitions_before"] = spark.sql(f"show partitions {SCHEMA}.int_order_events").count()
+    seen["partitions_before"] = partition_count(spark, f"{SCHEMA}.int_order_events")
     mark = last_execution_id(spark)
     seen["with"] = dag_runs.run_interval(hourly, hour(3))
     seen["queries"] = queries_since(spark, mark)
@@ -497,7 +497,7 @@ PARTITION_COLUMN = {
 }
 
 
-def test_each_model_reads_only_what_its_interval_needs(interval_3: dict[str, Any]) -> None:
+def test_each_model_reads_only_what_its_interval_needs(interval_3: dict[str, Any], spark: Any) -> None:
     """From Spark's executed plans: every scan of a partitioned pipeline table by a model has partition filters on
     its partition column, and reads exactly the partitions its interval needs (arrival hours 00-03 exist; the
     cumulate and the local days read the day's 15-minute windows, one date, never the day's events; the sessions the
@@ -511,7 +511,7 @@ def test_each_model_reads_only_what_its_interval_needs(interval_3: dict[str, Any
         (query.execution_id, scan.table)
         for query in queries
         for scan in query.scans
-        if scan.partitions_read is not None
+        if partitions_read(spark, scan) is not None
         and PARTITION_COLUMN.get(scan.table.split(".")[-1], "window_date") not in scan.partition_filters
     ]
     assert unpruned == [] and len(queries) > 50
@@ -519,9 +519,9 @@ def test_each_model_reads_only_what_its_interval_needs(interval_3: dict[str, Any
         model = (query.written_table or "").split(".")[-1]
         for scan in query.scans if model in EXPECTED_READS else []:
             table = scan.table.split(".")[-1]
-            reads.setdefault(model, {})[table] = scan.partitions_read
+            reads.setdefault(model, {})[table] = partitions_read(spark, scan)
             column = PARTITION_COLUMN.get(table, "window_date")
-            if scan.partitions_read is not None:
+            if reads[model][table] is not None:
                 assert column in scan.partition_filters, (model, scan)
             if table == "text files" and model == "stg_order_events":
                 assert scan.files_read == 1, scan  # events_<hour 03>.jsonl (with the re-delivered line)
