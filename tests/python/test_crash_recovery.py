@@ -1,7 +1,9 @@
 """Crash safety: the process running build_event_windows is killed with SIGKILL while an insert_overwrite writes;
 the retry must leave every pipeline table equal, row for row, to the tables of an uninterrupted run. Then, on the
 same warehouse, the narrowest window of a commit (the old partition deleted, the staged one not yet renamed) and
-its retry.
+its retry. On Delta Lake and Iceberg tables (make test-formats) the kill comes after a window table's new data
+files are written and before their commit: the table's previous version must stay readable as it was, with
+nothing for the parquet repair step to do, and the retry must give the uninterrupted run's rows.
 
 The uninterrupted run happens in this process (the test session's Spark); the interrupted one and its retry in
 child processes with a warehouse and Derby metastore of their own (tests/python/pipeline_child.py), killed as a
@@ -22,7 +24,7 @@ from typing import Any
 
 import pytest
 
-from dbt_harness import REPO, SHORT_LIVED_JVM
+from dbt_harness import REPO, SHORT_LIVED_JVM, TABLE_FORMAT
 
 from window_tvf_pipeline import tasks
 from window_tvf_pipeline.config import PIPELINE_TABLES, WRITTEN_TABLES, Settings
@@ -33,6 +35,7 @@ SCHEMA = "orders_crash_test"
 HOURS = 2  # the kill comes in interval 1, which rewrites windows of interval 0 (its late events)
 CHILD = Path(__file__).with_name("pipeline_child.py")
 WINDOW_TABLES = [t for t in WRITTEN_TABLES if t.startswith("fct_") and t != "fct_order_events_priced"]
+TRANSACTIONAL = TABLE_FORMAT in ("delta", "iceberg")  # a commit is one atomic step: a log entry, a metadata file
 
 
 @pytest.fixture(scope="module")
@@ -48,20 +51,28 @@ def environment() -> Any:
 
 
 @pytest.fixture(scope="module")
-def uninterrupted(environment: Settings) -> dict[str, list[str]]:
-    """Intervals 0 and 1 without a crash, in this process, as rows like the children dump them."""
+def runs(environment: Settings) -> dict[str, dict[str, list[str]]]:
+    """Intervals 0 and 1 without a crash, in this process: every pipeline table's rows as the children dump them,
+    after the first interval ('first') and after the last ('last')."""
     from window_tvf_pipeline.spark import spark_session
 
+    rows = {}
     for n in range(HOURS):
         start = environment.start + timedelta(hours=n)
         tasks.build_event_windows(start, start + timedelta(hours=1), environment)
         tasks.load_price_snapshots(start, start + timedelta(hours=1), environment)
         tasks.build_priced_orders(start, start + timedelta(hours=1), environment)
-    spark = spark_session(environment)
-    return {
-        t: sorted(json.dumps(list(row), default=str) for row in spark.table(f"{SCHEMA}.{t}").collect())
-        for t in PIPELINE_TABLES
-    }
+        spark = spark_session(environment)
+        rows["first" if n == 0 else "last"] = {
+            t: sorted(json.dumps(list(row), default=str) for row in spark.table(f"{SCHEMA}.{t}").collect())
+            for t in PIPELINE_TABLES
+        }
+    return rows
+
+
+@pytest.fixture(scope="module")
+def uninterrupted(runs: dict[str, dict[str, list[str]]]) -> dict[str, list[str]]:
+    return runs["last"]
 
 
 def child(spark_dir: Path, *args: str, **popen: Any) -> subprocess.Popen:
@@ -103,6 +114,7 @@ def kill_while_overwriting(spark_dir: Path) -> list[str]:
     pytest.fail("the last interval finished before an insert_overwrite of a window table could be caught")
 
 
+@pytest.mark.skipif(TRANSACTIONAL, reason=f"parquet's staging directories: {TABLE_FORMAT} commits differently (the test below)")
 def test_retries_after_kills_during_overwrites_equal_an_uninterrupted_run(
     uninterrupted: dict[str, list[str]], environment: Settings
 ) -> None:
@@ -132,3 +144,58 @@ def test_retries_after_kills_during_overwrites_equal_an_uninterrupted_run(
         assert again[table] == uninterrupted[table], table
     assert [p for p in warehouse.glob("*/.spark-staging-*")] == []
     assert (warehouse / "fct_item_sales_hop_1h_15m" / partition).exists()
+
+
+def commits(table_dir: Path) -> int:
+    """How many commits a Delta or Iceberg table has: its log entries, its metadata files."""
+    pattern = "_delta_log/*.json" if TABLE_FORMAT == "delta" else "metadata/*.metadata.json"
+    return len(list(table_dir.glob(pattern)))
+
+
+def data_files(table_dir: Path) -> set[Path]:
+    return set(table_dir.rglob("*.parquet"))
+
+
+def kill_between_write_and_commit(spark_dir: Path) -> tuple[str, int]:
+    """Runs every interval and kills the whole process group as soon as, in the last one, a window table has new
+    data files and no new commit; returns the table and how many uncommitted data files the kill left in it."""
+    marker = spark_dir / "last_interval_started"
+    warehouse = spark_dir / "warehouse" / f"{SCHEMA}.db"
+    process = child(spark_dir, "run", "0", str(HOURS - 1), str(marker))
+    while not marker.exists():
+        assert process.poll() is None, (spark_dir / "child.log").read_text()[-3000:]
+        time.sleep(0.05)
+    tables = {t: warehouse / t for t in WINDOW_TABLES}
+    before = {t: (data_files(d), commits(d)) for t, d in tables.items()}
+    while process.poll() is None:
+        for table, table_dir in tables.items():
+            files, committed = before[table]
+            written = data_files(table_dir) - files
+            if written and commits(table_dir) == committed:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait()
+                assert commits(table_dir) == committed, f"{table}: its commit landed before the kill"
+                return table, len(data_files(table_dir) - files)
+        time.sleep(0.005)
+    pytest.fail("the last interval finished before a window table's write could be caught before its commit")
+
+
+@pytest.mark.skipif(not TRANSACTIONAL, reason="Delta Lake and Iceberg only (make test-formats); parquet: the test above")
+def test_a_kill_before_a_commit_leaves_the_previous_version(runs: dict[str, dict[str, list[str]]]) -> None:
+    """SIGKILL between a window table's data files and its commit: a new process reads the table's previous version
+    (the first interval's rows), finds nothing for the parquet repair step (no staging directory, no _temporary),
+    and its retry of the interval gives every table of the uninterrupted run."""
+    spark_dir = WORK / f"killed-{TABLE_FORMAT}"
+    spark_dir.mkdir(parents=True, exist_ok=True)
+    table, uncommitted = kill_between_write_and_commit(spark_dir)
+    assert uncommitted > 0
+    warehouse = spark_dir / "warehouse" / f"{SCHEMA}.db"
+    leftovers = [p for p in warehouse.rglob("*") if p.name.startswith((".spark-staging-", "_temporary"))]
+    assert leftovers == [], "a transactional format leaves nothing for recovery.recover to repair"
+    finish(child(spark_dir, "dump", str(spark_dir / "before.json"), "then", "run", str(HOURS - 1), str(HOURS - 1),
+                 "then", "dump", str(spark_dir / "tables.json")), spark_dir)
+    previous = json.loads((spark_dir / "before.json").read_text())
+    assert previous[table] == runs["first"][table], f"{table} after the kill: its version before the killed write"
+    after = json.loads((spark_dir / "tables.json").read_text())
+    for name in PIPELINE_TABLES:
+        assert after[name] == runs["last"][name], name
