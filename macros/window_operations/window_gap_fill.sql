@@ -258,16 +258,6 @@ gap_fill__rows as (
     {{ window_tvf._gap_fill_missing_keys(keys_from, context_) }}
     {%- endif %}
 ),
-{%- if span == 'data' and not (bounds.lower and bounds.upper) %}
-
-gap_fill__bounds as (
-    select
-        min(gap_fill__index) as gap_fill__first,
-        max(gap_fill__index) as gap_fill__last
-    from gap_fill__windows
-),
-{%- endif %}
-
 gap_fill__neighbours as (
     {{ window_tvf._gap_fill_neighbours(context_) }}
 ),
@@ -482,9 +472,11 @@ select
     {%- for bound in c.bounds.upper -%}
         {%- do last.append('(' ~ window_tvf._gap_fill_cell(c.spec, bound.wall) ~ ' + ' ~ c.margin ~ ')') -%}
     {%- endfor -%}
-    {%- set data_bounds = c.span == 'data' and not (c.bounds.lower and c.bounds.upper) -%}
-    {%- set first = window_tvf._gap_fill_extreme('greatest', first or (['bounds.gap_fill__first'] if c.span == 'data' else [])) -%}
-    {%- set last = window_tvf._gap_fill_extreme('least', last or (['bounds.gap_fill__last'] if c.span == 'data' else [])) -%}
+    {#- The data's bounds: scalar subqueries, which Spark runs once, before the query, as constants. -#}
+    {%- set first = window_tvf._gap_fill_extreme('greatest', first or (['(select min(gap_fill__index) from gap_fill__windows)']
+        if c.span == 'data' else [])) -%}
+    {%- set last = window_tvf._gap_fill_extreme('least', last or (['(select max(gap_fill__index) from gap_fill__windows)']
+        if c.span == 'data' else [])) -%}
     {%- set own_start -%}
         case
             when rows.gap_fill__carried then rows.gap_fill__index + 1
@@ -504,9 +496,6 @@ select
             {{ window_tvf._gap_fill_extreme('greatest', [own_start, first] | reject('none') | list) }} as gap_fill__from,
             {{ window_tvf._gap_fill_extreme('least', [own_end, last] | reject('none') | list) }} as gap_fill__to
         from gap_fill__neighbours as rows
-        {%- if data_bounds %}
-        cross join gap_fill__bounds as bounds
-        {%- endif %}
     ) as rows
     lateral view explode(case
         when rows.gap_fill__to >= rows.gap_fill__from then sequence(rows.gap_fill__from, rows.gap_fill__to)

@@ -10,13 +10,14 @@ import math
 import random
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 import gap_fill_reference as gf
 import window_reference as ref
-from dbt_harness import compile_error_line, run_dbt
+from dbt_harness import REPO, TABLE_FORMAT, compile_error_line, run_dbt
 
 SCHEMA = "window_tvf_gap_fill_test"
 SPLIT = "-- window_tvf test split --"
@@ -164,13 +165,13 @@ def spark():
     session.sql(f"create schema if not exists {SCHEMA}")
     session.sql(f"drop table if exists {SCHEMA}.dimension")
     session.sql(f"create table {SCHEMA}.dimension using parquet as select * from values ('a'), ('b'), ('c'), ('d') as d(k)")
+    for seed, case in enumerate(CASES):
+        draw(case, seed)
+        create_input(session, case)
     return session
 
 
 def test_gap_fill_equals_the_reference(spark) -> None:
-    for seed, case in enumerate(CASES):
-        draw(case, seed)
-        create_input(spark, case)
     queries = [
         f"select k, window_start, window_end, {time_sql(case)} as window_time, {', '.join(COLUMNS)}, is_filled "
         f"from ({call(case)}) as filled"
@@ -181,3 +182,123 @@ def test_gap_fill_equals_the_reference(spark) -> None:
     for case, sql in zip(CASES, run.result.results[0].node.compiled_code.split(SPLIT)):
         actual = sorted((normal(tuple(row)) for row in spark.sql(sql).collect()), key=repr)
         assert actual == expected(case), case.name
+
+
+def test_days_on_dst_changes_are_23_and_25_hours(spark) -> None:
+    """The day windows the macro added or kept on New York's DST dates last 23 and 25 hours (window_time to
+    window_time), as the TUMBLE TVF's do."""
+    case = next(case for case in CASES if case.name == "day_new_york")
+    sql = run_dbt(["compile", "--quiet", "--inline", f"select window_start, unix_micros(window_time) as t from ({call(case)})"])
+    assert sql.success, sql.messages
+    times = {row.window_start.date().isoformat(): row.t for row in spark.sql(sql.result.results[0].node.compiled_code).collect()}
+    hour = 3_600_000_000
+    assert times["2024-03-10"] - times["2024-03-09"] == 23 * hour
+    assert times["2024-03-11"] - times["2024-03-10"] == 24 * hour
+
+
+def test_a_window_off_the_grid_fails_the_query(spark) -> None:
+    spark.sql(f"drop table if exists {SCHEMA}.off_grid")
+    spark.sql(f"create table {SCHEMA}.off_grid using parquet as select timestamp_ntz'2024-01-01 00:30:00' as window_start, "
+              "timestamp_ntz'2024-01-01 01:30:00' as window_end, timestamp_ntz'2024-01-01 01:29:59.999' as window_time, "
+              "'a' as k, 1L as n")
+    run = run_dbt(["compile", "--quiet", "--inline", "{{ window_tvf.window_gap_fill('" + SCHEMA + ".off_grid', "
+                   "{'tvf': 'tumble', 'size': '1 hour'}, 'k', fill={'n': 0}) }}"])
+    assert run.success, run.messages
+    with pytest.raises(Exception, match="is not a tumble window of the window spec"):
+        spark.sql(run.result.results[0].node.compiled_code).collect()
+
+
+TABLE = f"'{SCHEMA}.hour_fall_new_york'"
+HOURS = "{'tvf': 'tumble', 'size': '1 hour', 'time_zone': 'America/New_York'}"
+BAD_CALLS = [
+    pytest.param(f"{TABLE}, {{'tvf': 'session', 'timecol': 't', 'gap': '5 minutes'}}, 'k'",
+                 """window_tvf.window_gap_fill: argument 'window' got {"gap": "5 minutes", "timecol": "t", "tvf": "session"}; a session window has no grid""",
+                 id="session-has-no-grid"),
+    pytest.param(f"{TABLE}, {HOURS}, 'k', fill={{'n': 'mean'}}",
+                 """window_tvf.window_gap_fill: argument 'fill' got {"n": "mean"}; expected {column: fill}""", id="fill-unknown"),
+    pytest.param(f"{TABLE}, {HOURS}, 'k', fill={{'nope': 0}}",
+                 """window_tvf.window_gap_fill: argument 'fill' got "nope"; no such column""", id="fill-no-such-column"),
+    pytest.param(f"{TABLE}, {HOURS}, 'k', fill={{'v': {{'locf': 0}}}}",
+                 """window_tvf.window_gap_fill: argument 'fill' got 0; expected a whole number >= 1""", id="locf-bound-zero"),
+    pytest.param(f"{TABLE}, {HOURS}, 'k', span='all'",
+                 """window_tvf.window_gap_fill: argument 'span' got "all"; expected 'key'""", id="span-unknown"),
+    pytest.param(f"{TABLE}, {HOURS}, 'k', keys_from='{SCHEMA}.dimension', span='key'",
+                 """window_tvf.window_gap_fill: argument 'span' got "key"; keys_from gives keys that may have no windows""",
+                 id="keys-from-with-span-key"),
+    pytest.param(f"{TABLE}, {HOURS}, 'k', start='2024-01-01; drop table x'",
+                 """window_tvf.window_gap_fill: argument 'start' got "2024-01-01; drop table x"; expected a time""",
+                 id="start-not-a-time"),
+    pytest.param(f"{TABLE}, {HOURS}, 'k', filled_column='n'",
+                 """window_tvf.window_gap_fill: argument 'filled_column' got "n"; the relation already has a column""",
+                 id="filled-column-taken"),
+]
+
+
+@pytest.mark.parametrize("arguments, message", BAD_CALLS)
+def test_bad_arguments_fail_at_compile_time(spark, arguments: str, message: str) -> None:
+    assert message in compile_error_line("{{ window_tvf.window_gap_fill(" + arguments + ") }}")
+
+
+MICROBATCH_FILLS = {"n": 0, "v": "locf", "x": "previous", "y": {"locf": 2}, "z": {"locf": "3 hours"}}
+BATCHES = ("2026-11-01T03:00:00", "2026-11-01T09:00:00")  # UTC hours across New York's fall-back night (06:00Z)
+
+
+def microbatch_project(root: Path) -> None:
+    """A project with hourly New York windows (key a often, b once before the batches, c before and after a gap
+    through them, d first inside them), gap filled as a table over all data and as an hourly microbatch model."""
+    case = Case("mb", "tumble", {"size": "1 hour"}, NEW_YORK, datetime(2026, 10, 31, 18), datetime(2026, 11, 1, 8))
+    case.windows = gf.grid_windows(case.tvf, case.arguments, case.zone, case.low, case.high)
+    hours = [i for i, w in enumerate(case.windows) if w.exists and case.low <= w.start and w.end <= case.high]
+    values = lambda n, v: {"n": n, "v": v, "w": None, "x": n, "y": v, "z": v, "i": None, "u": None}  # noqa: E731
+    picks = {"a": [(hours[k], k % 3 and 1.5 * k or None) for k in range(1, len(hours), 3)], "b": [(hours[2], 42.0)],
+             "c": [(hours[3], 7.0), (hours[-2], None), (hours[-1], 8.0)], "d": [(hours[-5], 3.0)]}
+    for key, chosen in picks.items():
+        for n, (i, v) in enumerate(chosen):
+            case.rows[(key, i)] = values(n + 1, v)
+    rows = []
+    for (key, i), row in sorted(case.rows.items()):
+        w = case.windows[i]
+        rows.append(f"(timestamp_ntz'{w.start.isoformat(sep=' ')}', timestamp_ntz'{w.end.isoformat(sep=' ')}', "
+                    f"{time_literal(case, w)}, '{key}', " + ", ".join(literal(row[c], c) for c in COLUMNS) + ")")
+    call = (f"window_tvf.window_gap_fill(ref('windows'), {case.spec()}, 'k', fill={MICROBATCH_FILLS!r}"
+            + "{end})")
+    files = {
+        "dbt_project.yml": f"name: gap_fill_check\nversion: '1.0.0'\nconfig-version: 2\nprofile: gap_fill_check\n"
+                           f"models:\n  gap_fill_check:\n    +materialized: table\n    +file_format: {TABLE_FORMAT}\n",
+        "packages.yml": f"packages:\n  - local: {REPO}\n",
+        "profiles.yml": f"gap_fill_check:\n  target: embedded\n  outputs:\n    embedded:\n      type: spark\n"
+                        f"      method: session\n      host: localhost\n      schema: {SCHEMA}_mb\n",
+        "models/windows.sql": "{{ config(event_time='window_time') }}\nselect * from values " + ", ".join(rows)
+                              + f" as t(window_start, window_end, window_time, k, {', '.join(COLUMNS)})\n",
+        "models/full_filled.sql": "{{ " + call.replace("{end}", f", end='{BATCHES[1]}+00:00'") + " }}\n",
+        "models/mb_filled.sql": "{{ config(materialized='incremental', incremental_strategy='microbatch', "
+                                "event_time='window_time', batch_size='hour', begin='2026-11-01', "
+                                "partition_by=['window_hour']) }}\n{{ " + call.replace("{end}", "") + " }}\n",
+    }
+    for path, text in files.items():
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text(text)
+
+
+def test_microbatch_batches_equal_a_full_build(spark, tmp_path: Path) -> None:
+    """Hourly batches, one built alone before the others (order does not matter), each write exactly their own
+    windows, and LOCF, its bounds and 'previous' carry across batch boundaries from the input's earlier windows: the
+    batches equal the table built over all data, restricted to the batches' windows."""
+    microbatch_project(tmp_path)
+    for args in (["deps"], ["run", "--select", "windows", "full_filled"],
+                 ["run", "--select", "mb_filled", "--event-time-start", "2026-11-01T05:00:00", "--event-time-end",
+                  "2026-11-01T06:00:00"],
+                 ["run", "--select", "mb_filled", "--event-time-start", BATCHES[0], "--event-time-end", BATCHES[1]]):
+        run = run_dbt(args, project_dir=tmp_path)
+        assert run.success, run.messages
+    schema = f"{SCHEMA}_mb"
+    columns = ", ".join(spark.table(f"{schema}.full_filled").columns)
+    full = spark.sql(f"select {columns} from {schema}.full_filled where window_time >= '{BATCHES[0]}+00:00' "
+                     f"and window_time < '{BATCHES[1]}+00:00'")
+    built = spark.sql(f"select {columns} from {schema}.mb_filled")
+    assert full.count() == built.count() > 0
+    assert full.exceptAll(built).count() == 0 and built.exceptAll(full).count() == 0
+    carried = spark.sql(f"select k, v, y, is_filled from {schema}.mb_filled where k = 'b'").collect()
+    # b's one window lies before the batches: every batch carries its value (LOCF), and the bounded ones end
+    assert carried and all(row.is_filled and row.v == 42.0 and row.y is None for row in carried)
+    assert {row.k for row in built.collect()} == {"a", "b", "c", "d"}
