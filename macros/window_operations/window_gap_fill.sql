@@ -236,11 +236,12 @@
         {%- do bounds.lower.append(window_tvf._gap_fill_instant_bound(window_tvf._batch_micros(batch.start), axis)) -%}
         {%- do bounds.upper.append(window_tvf._gap_fill_instant_bound(window_tvf._batch_micros(batch.end), axis)) -%}
     {%- endif -%}
-    {%- set context_ = {'spec': spec, 'axis': axis, 'key_columns': keys, 'value_columns': values, 'fills': fills,
+    {%- set context_ = {'input': scope.relations[0] if scope.active else source, 'spec': spec, 'axis': axis,
+        'key_columns': keys, 'value_columns': values, 'fills': fills,
         'types': columns, 'span': span, 'bounds': bounds, 'margin': window_tvf._gap_fill_margin(spec, axis)} -%}
     {%- set sql -%}
 with gap_fill__windows as (
-    {{ window_tvf._gap_fill_windows(scope.relations[0] if scope.active else source, context_) }}
+    {{ window_tvf._gap_fill_windows(context_.input, context_) }}
 ),
 
 gap_fill__rows as (
@@ -472,11 +473,17 @@ select
     {%- for bound in c.bounds.upper -%}
         {%- do last.append('(' ~ window_tvf._gap_fill_cell(c.spec, bound.wall) ~ ' + ' ~ c.margin ~ ')') -%}
     {%- endfor -%}
-    {#- The data's bounds: scalar subqueries, which Spark runs once, before the query, as constants. -#}
-    {%- set first = window_tvf._gap_fill_extreme('greatest', first or (['(select min(gap_fill__index) from gap_fill__windows)']
-        if c.span == 'data' else [])) -%}
-    {%- set last = window_tvf._gap_fill_extreme('least', last or (['(select max(gap_fill__index) from gap_fill__windows)']
-        if c.span == 'data' else [])) -%}
+    {#- The data's bounds: the numbers of its first and last window, from scalar subqueries over one window column
+        (Spark runs them once, before the query, as constants; a window's number grows with its start and end). -#}
+    {%- set named = 'window_end' if c.spec.tvf == 'cumulate' else 'window_start' -%}
+    {%- set wall_axis = dict(c.axis, type='timestamp_ntz') -%}
+    {%- set data = [] -%}
+    {%- for function in ['min', 'max'] -%}
+        {%- do data.append(window_tvf._gap_fill_cell(c.spec, window_tvf._wall_micros(wall_axis,
+            '(select ' ~ function ~ '(' ~ named ~ ') from ' ~ c.input ~ ')'))) -%}
+    {%- endfor -%}
+    {%- set first = window_tvf._gap_fill_extreme('greatest', first or (['(' ~ data[0] ~ ')'] if c.span == 'data' else [])) -%}
+    {%- set last = window_tvf._gap_fill_extreme('least', last or (['(' ~ data[1] ~ ')'] if c.span == 'data' else [])) -%}
     {%- set own_start -%}
         case
             when rows.gap_fill__carried then rows.gap_fill__index + 1

@@ -240,7 +240,7 @@ def test_bad_arguments_fail_at_compile_time(spark, arguments: str, message: str)
 
 
 MICROBATCH_FILLS = {"n": 0, "v": "locf", "x": "previous", "y": {"locf": 2}, "z": {"locf": "3 hours"}}
-BATCHES = ("2026-11-01T03:00:00", "2026-11-01T09:00:00")  # UTC hours across New York's fall-back night (06:00Z)
+BATCHES = ("2026-11-01T05:00:00", "2026-11-01T09:00:00")  # UTC hours across New York's fall-back night (06:00Z)
 
 
 def microbatch_project(root: Path) -> None:
@@ -286,8 +286,8 @@ def test_microbatch_batches_equal_a_full_build(spark, tmp_path: Path) -> None:
     batches equal the table built over all data, restricted to the batches' windows."""
     microbatch_project(tmp_path)
     for args in (["deps"], ["run", "--select", "windows", "full_filled"],
-                 ["run", "--select", "mb_filled", "--event-time-start", "2026-11-01T05:00:00", "--event-time-end",
-                  "2026-11-01T06:00:00"],
+                 ["run", "--select", "mb_filled", "--event-time-start", "2026-11-01T07:00:00", "--event-time-end",
+                  "2026-11-01T08:00:00"],
                  ["run", "--select", "mb_filled", "--event-time-start", BATCHES[0], "--event-time-end", BATCHES[1]]):
         run = run_dbt(args, project_dir=tmp_path)
         assert run.success, run.messages
