@@ -12,7 +12,7 @@ export DBT_PROFILES_DIR ?= $(CURDIR)
 export SPARK_LOCAL_IP ?= 127.0.0.1
 export DBT_SEND_ANONYMOUS_USAGE_STATS ?= False
 
-.PHONY: setup pipeline airflow airflow-stop airflow-status airflow-sql airflow-reset test-airflow bench-airflow test test-compat test-formats bench bench-formats bench-distinct bench-time-zones bench-paths bench-tumble bench-pipeline bench-volume bench-nexmark bench-microbatch lock clean
+.PHONY: setup pipeline airflow airflow-stop airflow-status airflow-sql airflow-reset test-airflow bench-airflow test test-compat test-formats bench bench-formats bench-distinct bench-time-zones bench-paths bench-tumble bench-pipeline bench-volume bench-nexmark bench-microbatch bench-gap-fill lock clean
 
 $(BIN)/.synced: requirements.lock
 	@scripts/check_prerequisites.sh
@@ -134,13 +134,15 @@ bench-formats: setup .venv-formats/.synced .spark/jars/delta-spark4.0/.fetched .
 
 # The window aggregation benchmark (41 minutes on 2 cores, 2026-11-27: three key distributions, 3 M and 10 M rows, both
 # shuffles of the sliced path per cell, and the input as a CTE name): prints a table and writes docs/benchmarks.md; then local time and calendar
-# windows against their UTC twins (bench-time-zones, about 3 minutes, its own section of the same doc); then rolling
+# windows against their UTC twins (bench-time-zones, about 3 minutes, its own section of the same doc); then gap filling
+# against a date spine (bench-gap-fill, about 5 minutes, docs/gap_fill.md); then rolling
 # distinct counts (bench-distinct at 10 M rows: about 75 minutes quiet, measured query by query; Spark's own 30-day
 # window() + count(distinct) alone takes 12-13 minutes per key shape).
 bench: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/python bench/window_aggregation.py
 	$(BIN)/python bench/time_zones.py
+	$(BIN)/python bench/gap_fill.py
 	$(BIN)/python bench/distinct_counts.py
 
 # Rolling distinct counts (exact and HLL) against Spark's window() + count(distinct) / approx_count_distinct:
@@ -152,6 +154,12 @@ bench-distinct: setup
 	$(BIN)/python bench/distinct_counts.py $(if $(ROWS),--rows $(ROWS)) $(if $(SHAPES),--shapes $(SHAPES)) \
 		$(if $(QUERIES),--queries "$(QUERIES)") $(if $(REPEATS),--repeats $(REPEATS)) $(if $(NOTE),--note "$(NOTE)") \
 		$(if $(GROWTH),--growth $(GROWTH))
+
+# Gap filling (window_gap_fill) against the hand-written date-spine join, 3 M events, 1,000 keys, hourly windows over
+# 30 days, two key shapes (about 5 minutes; docs/gap_fill.md). Options: BENCH_ROWS, BENCH_REPEATS (environment).
+bench-gap-fill: setup
+	@scripts/check_prerequisites.sh
+	$(BIN)/python bench/gap_fill.py
 
 bench-time-zones: setup
 	@scripts/check_prerequisites.sh
