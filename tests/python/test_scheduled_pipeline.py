@@ -587,7 +587,7 @@ def test_failed_expectation_fails_the_run_with_a_readable_message(first_three_in
         f"""
         insert into {table}
         select timestamp_ntz'{day} 00:07:00', timestamp_ntz'{day} 00:22:00', timestamp'{day} 00:21:59.999',
-            'item_99', 1, 1, 1, 1, date'{day}'
+            'item_99', 1, 1, 1, 1, true, date'{day}'
         """
     )
     check = hourly.get_task("check_order_windows")
