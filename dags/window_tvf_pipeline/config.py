@@ -27,6 +27,7 @@ PIPELINE_TABLES = [
     "stg_item_prices",
     "int_order_events",
     "fct_item_sales_tumble_15m",
+    "fct_final_item_sales_15m",
     "fct_item_sales_hop_1h_15m",
     "fct_item_sales_cumulate_1h_1d",
     "fct_item_sales_daily_new_york",
@@ -46,6 +47,7 @@ PIPELINE_TABLES = [
     "fct_rejected_item_prices",
 ]
 VIEWS = {
+    "fct_final_item_sales_15m",
     "fct_late_order_events",
     "fct_early_order_events",
     "fct_order_events_without_time",

@@ -92,6 +92,16 @@ def summary(spark: Any, outcomes: list[RunOutcome], reference: RunOutcome, setti
         f"Late events: {corrected} arrived after their hour and corrected earlier windows; {late} arrived later "
         f"than the allowed lateness ({settings.allowed_lateness}) and are in fct_late_order_events"
     )
+    if settings.window_models != "microbatch":  # the microbatch twins carry no is_final
+        final, windows, complete_to = spark.sql(
+            f"select count_if(is_final), count(*), max(case when is_final then window_end end) "
+            f"from {schema}.fct_item_sales_tumble_15m"
+        ).first()
+        lines.append(
+            f"Final windows: {final} of {windows} 15-minute item windows are final, complete up to {complete_to} "
+            f"(the last interval's end less the allowed lateness; fct_final_item_sales_15m, for dashboards), "
+            f"{windows - final} provisional (is_final = false) until late events can no longer reach them"
+        )
     lines += [
         rejections(spark, f"{schema}.stg_order_events", "fct_rejected_order_events", "landing lines"),
         rejections(spark, f"{schema}.stg_item_prices", "fct_rejected_item_prices", "price snapshot lines"),

@@ -24,22 +24,31 @@
       input rows timed up to one input window before themselves (by window_start; by window_time, up to the zone's
       offset spread), so the input rows count as late by allowed_lateness + input_window_size + the offset spread.
     Otherwise (first run, full refresh, no interval) it aggregates everything.
+    - `emit` (macros/internal/finality.sql): 'on_update_flagged' adds is_final, 'on_window_close' writes only the
+      final windows. The watermark is the interval's: with `interval_end` (the data interval's end, arrival time),
+      a window is final when no later interval can rewrite it, i.e. when it is not changeable for a run whose
+      interval starts at interval_end (UTC: window_time <= interval_end - allowed_lateness - 1 ms; a session's
+      window_time below it); a window stored as final stays final (a rerun of an older interval flags no less).
+      Without an interval (a full build): the largest time in `relation` less allowed_lateness (and, for a
+      cascade, less input_window_size and the zone's offset spread), Flink's rule on window_time.
 
     `relation` holds the events to window: only those that are on time (the caller routes late ones elsewhere, or
     they would change final windows).
 -#}
 {% macro incremental_window_aggregate(relation, window, group_by, aggregates, interval_start, allowed_lateness,
-        strategy='auto', arrival_partition=none, input_window_size=none, window_partition='day') %}
+        strategy='auto', arrival_partition=none, input_window_size=none, window_partition='day', emit='on_update',
+        interval_end=none) %}
     {%- do window_tvf._not_in_microbatch('incremental_window_aggregate', "dbt gives each batch its event-time range, "
         ~ "so use window_tvf.window_aggregate, which reads what the batch's windows need and keeps those whose "
         ~ "window_time lies in the batch (interval_start and allowed_lateness belong to insert_overwrite models)") -%}
     {{ return(adapter.dispatch('incremental_window_aggregate', 'window_tvf')(
         relation, window, group_by, aggregates, interval_start, allowed_lateness, strategy, arrival_partition,
-        input_window_size, window_partition)) }}
+        input_window_size, window_partition, emit, interval_end)) }}
 {% endmacro %}
 
 {% macro default__incremental_window_aggregate(relation, window, group_by, aggregates, interval_start,
-        allowed_lateness, strategy='auto', arrival_partition=none, input_window_size=none, window_partition='day') %}
+        allowed_lateness, strategy='auto', arrival_partition=none, input_window_size=none, window_partition='day',
+        emit='on_update', interval_end=none) %}
     {%- set name = 'incremental_window_aggregate' -%}
     {%- set spec = window_tvf._window_spec(window, name) -%}
     {%- set relation = window_tvf._relation(relation, name) -%}
@@ -64,8 +73,12 @@
     {%- set aggregated -%}
         {{ window_tvf.window_aggregate('recompute_input', window, group_by, aggregates, strategy=strategy) }}
     {%- endset -%}
+    {%- set emit = window_tvf._emit_argument(emit, name) -%}
+    {%- set final = window_tvf._incremental_final(spec, relation, emit, interval_start, interval_end, allowed_lateness,
+        input_span, name) -%}
     {%- if not (has_interval and is_incremental()) -%}
-        {{ return(window_tvf._dated_windows('select * from ' ~ relation, aggregated, partition)) }}
+        {{ return(window_tvf._emitted(window_tvf._dated_windows('select * from ' ~ relation, aggregated, partition),
+            emit, final)) }}
     {%- endif -%}
     {%- set bounds = window_tvf._recompute_bounds(spec, relation, earliest, name) -%}
     {%- if input_span -%}
@@ -100,7 +113,63 @@
         select {{ (columns + partition.columns) | join(', ') }} from {{ this }}
         where {{ rewritten }} and not ({{ changeable }})
     {%- endset -%}
-    {{ return(window_tvf._dated_windows(recompute_input, aggregated, partition, columns, changeable, final_windows)) }}
+    {%- if emit != 'on_update' -%}
+        {#- A window stored as final stays final: every window ending no later than one stored as final is final
+            (finality only grows with window_end), so a rerun of an older interval flags no fewer windows. -#}
+        {%- set final -%}
+            ({{ final }} or finality.window_end <= (select max(window_end) from {{ this }}
+                where {{ rewritten }}{{ ' and is_final' if emit == 'on_update_flagged' }}))
+        {%- endset -%}
+    {%- endif -%}
+    {{ return(window_tvf._emitted(window_tvf._dated_windows(recompute_input, aggregated, partition, columns,
+        changeable, final_windows), emit, final)) }}
+{% endmacro %}
+
+{#-
+    The condition (on finality.window_time, finality.window_end) that a window is final, or none for emit
+    'on_update'. With interval_end: not changeable for the run of the interval that starts there (the recompute's
+    own bounds, _recompute_bounds, so exactly the windows no later interval rewrites). Without an interval: the
+    largest time in the relation less the lateness (a cascade's input rows less input_window_size and the spread).
+-#}
+{% macro _incremental_final(spec, relation, emit, interval_start, interval_end, allowed_lateness, input_span, macro_name) %}
+    {%- set has_end = interval_end is not none and interval_end != '' -%}
+    {%- if emit == 'on_update' -%}
+        {%- if has_end -%}
+            {{ window_tvf._argument_error(macro_name, 'interval_end', interval_end,
+                "interval_end sets the watermark that decides which windows are final, and emit 'on_update' (the "
+                ~ "default) emits every window unflagged; set emit='on_update_flagged' or 'on_window_close', or leave "
+                ~ "interval_end unset") }}
+        {%- endif -%}
+        {{ return(none) }}
+    {%- endif -%}
+    {%- if not has_end and (emit == 'on_window_close' or (interval_start is not none and interval_start != '')) -%}
+        {{ window_tvf._argument_error(macro_name, 'interval_end', interval_end,
+            "emit " ~ (emit | tojson) ~ (" with an interval_start" if emit == 'on_update_flagged' else "")
+            ~ " needs the data interval's end (Airflow's data_interval_end) on every run, the first included: the "
+            ~ "watermark is interval_end - allowed_lateness, so that every window a run leaves provisional"
+            ~ (" (and does not write)" if emit == 'on_window_close' else "") ~ " is one the next interval rewrites") }}
+    {%- endif -%}
+    {%- set session = spec.tvf == 'session' -%}
+    {%- set lateness = window_tvf._parse_duration(allowed_lateness, macro_name, 'allowed_lateness') -%}
+    {%- if lateness < 0 -%}
+        {{ window_tvf._argument_error(macro_name, 'allowed_lateness', allowed_lateness,
+            "it must be zero or a positive duration, e.g. '2 hours'") }}
+    {%- endif -%}
+    {%- if has_end -%}
+        {%- set earliest = window_tvf._utc_instant(interval_end, macro_name, 'interval_end')
+            - modules.datetime.timedelta(microseconds=lateness) -%}
+        {%- set bounds = window_tvf._recompute_bounds(spec, relation, earliest, macro_name) -%}
+        {%- if input_span -%}
+            {%- set bounds = window_tvf._recompute_bounds(spec, relation, earliest
+                - modules.datetime.timedelta(microseconds=input_span + bounds.offset_spread), macro_name) -%}
+        {%- endif -%}
+        {{ return('finality.window_end ' ~ ('<' if session else '<=') ~ ' ' ~ bounds.earliest_wall) }}
+    {%- endif -%}
+    {%- set spread = window_tvf._recompute_bounds(spec, relation, modules.datetime.datetime(2000, 1, 1,
+        tzinfo=modules.pytz.utc), macro_name).offset_spread if input_span else 0 -%}
+    {%- set watermark = window_tvf._plus_micros('(select max(' ~ spec.timecol ~ ') from ' ~ relation ~ ')',
+        -(lateness + input_span + spread)) -%}
+    {{ return(window_tvf._final_condition(spec, watermark, 'finality.')) }}
 {% endmacro %}
 
 {#-

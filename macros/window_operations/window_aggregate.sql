@@ -12,11 +12,19 @@
     keys:       sliced hop, cumulate and session windows: 'few' (many rows per key and slice: partial aggregation
                 before the shuffle), 'many' (about one row per key and slice: the rows shuffled once, by key) or
                 none (chosen from the relation's data when the model compiles; see slicing/shuffle.sql)
+    emit:       'on_update' (every window, the default), 'on_update_flagged' (plus is_final) or 'on_window_close'
+                (only final windows: window_time <= watermark; a session's window_time < watermark); see
+                macros/internal/finality.sql and docs/final_windows.md
+    watermark:  with emit other than 'on_update': none (the largest time less the spec's allowed_lateness), an
+                ISO 8601 time, or a SQL expression of a timestamp
 #}
-{% macro window_aggregate(relation, window, group_by, aggregates, grouping=none, strategy='auto', keys=none) %}
+{% macro window_aggregate(relation, window, group_by, aggregates, grouping=none, strategy='auto', keys=none,
+        emit='on_update', watermark=none) %}
     {%- set scope = window_tvf._batch_scope('window_aggregate', [[relation, window]]) -%}
-    {{ return(window_tvf._batch_windows(scope, adapter.dispatch('window_aggregate', 'window_tvf')(
-        scope.relations[0], window, group_by, aggregates, grouping, strategy, keys),
+    {%- set windows = adapter.dispatch('window_aggregate', 'window_tvf')(
+        scope.relations[0], window, group_by, aggregates, grouping, strategy, keys) -%}
+    {{ return(window_tvf._batch_windows(scope,
+        window_tvf._emit_windows(windows, 'window_aggregate', emit, watermark, relation, window),
         window_tvf._column_names(group_by, 'window_aggregate', 'group_by'))) }}
 {% endmacro %}
 

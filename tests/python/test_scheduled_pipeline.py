@@ -138,6 +138,21 @@ def tumble_rows(spark: Any) -> set[tuple]:
     }
 
 
+def flagged_tumble_rows(spark: Any) -> set[tuple]:
+    """The tumble table's rows with is_final (emit='on_update_flagged')."""
+    return {
+        tuple(row)
+        for row in spark.sql(
+            f"select window_start, item_id, orders, quantity, min_quantity, max_quantity, is_final "
+            f"from {SCHEMA}.fct_item_sales_tumble_15m"
+        ).collect()
+    }
+
+
+# The tumble table with is_final after each of intervals 0-2 (filled by first_three_intervals).
+FLAGGED: dict[int, set[tuple]] = {}
+
+
 def arrived(intervals: int) -> list[Path]:
     files = sorted((LANDING / "events").glob("*.jsonl"))
     return [p for p in files if p.stem.split("_")[1] < f"{hour(intervals):%Y-%m-%dT%H}"]
@@ -157,6 +172,7 @@ def first_three_intervals(hourly: Any, spark: Any) -> dict[int, set[tuple]]:
         outcome = dag_runs.run_interval(hourly, hour(n))
         assert outcome.failed_tasks == [], outcome
         after[n] = tumble_rows(spark)
+        FLAGGED[n] = flagged_tumble_rows(spark)
     return after
 
 
@@ -208,6 +224,38 @@ def test_late_events_of_interval_1_correct_windows_of_interval_0(first_three_int
     first_hour = {row[:2]: row for row in after_0 if row[0] < naive(hour(1))}
     corrected = [row for row in after_1 if row[:2] in first_hour and row != first_hour[row[:2]]]
     assert corrected, "the data must contain events of hour 0 that arrive in hour 1"
+
+
+def test_final_windows_are_right_and_never_change(first_three_intervals: dict, spark: Any) -> None:
+    """is_final (docs/final_windows.md): after the interval ending at T, a window is final when its window_time is at
+    or before the watermark T - allowed_lateness - 1 ms (Flink fires a window when the watermark reaches
+    window_end - 1 ms): no on-time event of a later interval (event time >= T - allowed_lateness) can reach it. From
+    the oracle of the landing files: every interval's flags and values; a window final after interval n is the same
+    row after every later interval; a window that late events corrected turned final with the corrected values; the
+    dashboard view holds exactly the final windows."""
+    for n in range(3):
+        watermark = naive(hour(n + 1) - LATENESS) - timedelta(milliseconds=1)
+        truth = {row + (row[0] + timedelta(minutes=15) - timedelta(milliseconds=1) <= watermark,)
+                 for row in tumble_15m(expected(n + 1)["on_time"])}
+        assert FLAGGED[n] == truth, n
+        assert {row[-1] for row in truth} == {True, False}, n
+    for n, m in [(0, 1), (0, 2), (1, 2)]:
+        final_then = {row for row in FLAGGED[n] if row[-1]}
+        assert final_then <= FLAGGED[m], (n, m)
+    # interval 1's late events (on time: within 30 minutes of their arrival hour) changed windows that interval 0
+    # left provisional, and the run of interval 1 made them final with those values
+    provisional_0 = {row[:2]: row for row in FLAGGED[0] if not row[-1]}
+    finalized = [row for row in FLAGGED[1] if row[-1] and row[:2] in provisional_0 and row[2:-1] != provisional_0[row[:2]][2:-1]]
+    assert finalized, "the data must hold late events of a window that interval 0 left provisional"
+    # interval 2's late events changed windows of interval 1's run too: provisional ones only (checked above)
+    after_1 = {row[:2]: row for row in FLAGGED[1]}
+    changed_2 = [row for row in FLAGGED[2] if row[:2] in after_1 and row[2:-1] != after_1[row[:2]][2:-1]]
+    assert changed_2 and not any(after_1[row[:2]][-1] for row in changed_2)
+    final = {(row[0], row[1]) + tuple(row[2:-1]) for row in FLAGGED[2] if row[-1]}
+    view = {tuple(row) for row in spark.sql(
+        f"select window_start, item_id, orders, quantity, min_quantity, max_quantity "
+        f"from {SCHEMA}.fct_final_item_sales_15m").collect()}
+    assert view == final
 
 
 def test_three_intervals_equal_the_oracle(first_three_intervals: dict, spark: Any) -> None:
@@ -539,7 +587,7 @@ def test_failed_expectation_fails_the_run_with_a_readable_message(first_three_in
         f"""
         insert into {table}
         select timestamp_ntz'{day} 00:07:00', timestamp_ntz'{day} 00:22:00', timestamp'{day} 00:21:59.999',
-            'item_99', 1, 1, 1, 1, date'{day}'
+            'item_99', 1, 1, 1, 1, true, date'{day}'
         """
     )
     check = hourly.get_task("check_order_windows")

@@ -17,6 +17,8 @@
     },
     interval_start=window_tvf.scheduled_var('data_interval_start'),
     allowed_lateness=window_tvf.scheduled_var('allowed_lateness'),
+    emit='on_update_flagged',
+    interval_end=window_tvf.scheduled_var('data_interval_end'),
     input_window_size='15 minutes',
     arrival_partition={'column': 'window_date', 'period': '1 day'},
 ) }}

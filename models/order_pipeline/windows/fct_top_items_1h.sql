@@ -8,6 +8,8 @@ with hourly_item_sales as (
         aggregates={'quantity': 'sum(quantity)', 'orders': 'count(*)'},
         interval_start=window_tvf.scheduled_var('data_interval_start'),
         allowed_lateness=window_tvf.scheduled_var('allowed_lateness'),
+        emit='on_update_flagged',
+        interval_end=window_tvf.scheduled_var('data_interval_end'),
         arrival_partition={'column': 'arrival_hour', 'period': '1 hour'},
     ) }}
 )

@@ -15,6 +15,8 @@
     },
     interval_start=window_tvf.scheduled_var('data_interval_start'),
     allowed_lateness=window_tvf.scheduled_var('allowed_lateness'),
+    emit='on_update_flagged',
+    interval_end=window_tvf.scheduled_var('data_interval_end'),
     arrival_partition={'column': 'arrival_hour', 'period': '1 hour'},
     window_partition='hour',
 ) }}
