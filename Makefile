@@ -62,10 +62,14 @@ pipeline: setup
 # makes the deployment; after `make airflow-stop` the next `make airflow` resumes it (runs, task logs, tables, landing
 # files, login, ports where free; the scheduler catches up from the last finished interval); it refuses while one
 # runs. Only `make airflow-reset` deletes it (it stops it first and lists what it deletes).
+# A deployment with only some of its services running (one was killed or died) is stopped and resumed.
+# Airflow's metadata database is SQLite in the deployment's directory, or PostgreSQL for a new deployment:
+# make airflow AIRFLOW_DB=postgresql://user:password@host:port/database (or AIRFLOW__DATABASE__SQL_ALCHEMY_CONN set);
+# a resumed deployment keeps its own, and airflow-reset drops Airflow's tables from it.
 # Options: AIRFLOW_ARGS="--hours 6" (a new deployment's catch-up), "--home DIR" (another deployment, every target).
 airflow: setup
 	@scripts/check_prerequisites.sh
-	$(BIN)/python scripts/airflow_local.py start $(AIRFLOW_ARGS)
+	$(BIN)/python scripts/airflow_local.py start $(if $(AIRFLOW_DB),--db '$(AIRFLOW_DB)') $(AIRFLOW_ARGS)
 
 airflow-stop: setup
 	@$(BIN)/python scripts/airflow_local.py stop $(AIRFLOW_ARGS)
@@ -84,14 +88,19 @@ airflow-sql: export AIRFLOW_SQL = $(SQL)
 airflow-reset: setup
 	@$(BIN)/python scripts/airflow_local.py reset $(AIRFLOW_ARGS)
 
-# The hourly DAG under Airflow's own scheduler (tests/python/test_airflow_deployment.py, about 10 minutes; not part of
-# `make test`): the deployment above in .airflow/test-deployment, stopped after two of three intervals and resumed
-# (runs, logs, tables, landing files, login, ports kept; the third interval runs), every table against dag.test()'s,
-# the printed commands as printed, airflow-reset; the UI's grid in headless Chromium (skipped without it:
-# apt-get install -y chromium), its screenshot in docs/airflow_grid.png.
+# The hourly DAG under Airflow's own scheduler (not part of `make test`). tests/python/test_airflow_deployment.py:
+# the deployment above in .airflow/test-deployment; its three intervals each take a fault in the middle of their dbt
+# build: the Spark server SIGKILLed (supervisord restarts it, the tasks retry), the scheduler SIGKILLed then
+# `make airflow`, `make airflow-stop` then `make airflow` (runs, logs, tables, landing files, login, ports kept);
+# every table against dag.test()'s, the printed commands as printed, airflow-reset; the UI's grid in headless
+# Chromium (skipped without it: apt-get install -y chromium), its screenshot in docs/airflow_grid.png.
+# tests/python/test_airflow_postgres.py: make airflow AIRFLOW_DB=postgresql://... on a PostgreSQL server it starts
+# (scripts/install_postgres.sh installs Debian's postgresql package where missing), resume, status, reset.
 test-airflow: setup
 	@scripts/check_prerequisites.sh
+	@scripts/install_postgres.sh
 	WINDOW_TVF_TEST_AIRFLOW=1 $(BIN)/pytest tests/python/test_airflow_deployment.py
+	WINDOW_TVF_TEST_AIRFLOW=1 $(BIN)/pytest tests/python/test_airflow_postgres.py
 	# a process of its own: its DagBag would set up Airflow before the deployment test's dag.test() home is set
 	WINDOW_TVF_TEST_AIRFLOW=1 $(BIN)/pytest tests/python/test_airflow_cosmos.py
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """A real Airflow 3 deployment of the project's DAGs on this machine, in one command (`make airflow`):
 
-    python scripts/airflow_local.py start [--hours 3] [--feed-hours 24] [--target connect]
+    python scripts/airflow_local.py start [--hours 3] [--feed-hours 24] [--target connect] [--db postgresql://...]
     python scripts/airflow_local.py stop
     python scripts/airflow_local.py status
     python scripts/airflow_local.py sql "select count(*) from fct_item_sales_tumble_15m"
@@ -10,7 +10,8 @@
 The first `start` makes a deployment under .airflow/deployment/ (git-ignored): a long-lived Spark Connect server
 (scripts/spark_cluster.py) that every task uses, so no task starts a JVM; sample landing files for the last
 `--hours` hours before now and the next `--feed-hours` (a simulated feed: each hour's files are read only by the
-run after that hour ends); the metadata database (SQLite) and the pool the DAGs use; then Airflow's api-server
+run after that hour ends); the metadata database (SQLite in the deployment's directory, or the PostgreSQL database
+of `--db` / AIRFLOW_DB / AIRFLOW__DATABASE__SQL_ALCHEMY_CONN) and the pool the DAGs use; then Airflow's api-server
 (on 127.0.0.1, a free port), scheduler, dag-processor and triggerer (LocalExecutor), each a background process
 with its log in a file. The hourly DAG starts `--hours` before now: it catches up those hours one run at a time,
 then keeps to its schedule. It unpauses both DAGs (the reference-examples DAG is daily without catch-up: it runs
@@ -22,7 +23,9 @@ A later `start` resumes that deployment: the same metadata database (runs, task 
 warehouse and metastore, landing files (extended with the hours of the feed not yet written), login, JWT secret,
 first interval and, where still free, ports; the scheduler catches up from the last finished interval. The DAG
 files and the dbt project are read from the repository, so a new commit is picked up (dbt parses at every start).
-`reset` stops a running deployment, lists what it deletes and deletes .airflow/deployment/; only it deletes.
+A deployment whose services are only partly running (one was killed or died) is stopped and resumed by `start`.
+`reset` stops a running deployment, lists what it deletes and deletes .airflow/deployment/ (on PostgreSQL it also
+drops Airflow's tables from the database, `airflow db reset --skip-init`); only it deletes.
 `status` says what runs, each DAG's last runs and next run (from the metadata database, also when stopped) and
 where the logs are; `sql` runs one Spark SQL statement on the deployment's Spark Connect server (schema
 window_tvf) and prints the rows.
@@ -34,6 +37,7 @@ local files the api-server reads), the Spark server binds 127.0.0.1.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import logging
 import os
@@ -41,17 +45,16 @@ import secrets
 import shlex
 import shutil
 import socket
-import sqlite3
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.error
 import urllib.request
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "dags"))
@@ -107,6 +110,15 @@ class LocalAirflow:
     # node, astronomer-cosmos' watcher mode, rendered from the manifest of the parse at start). `make airflow`: coarse
     # unless AIRFLOW_ARGS="--dbt-tasks per_model".
     dbt_tasks: str = "coarse"
+    # Airflow's metadata database: '' for SQLite in `home` (airflow.db), or a postgresql:// URL (a database that
+    # holds no other Airflow's tables; the URL goes into deployment.json and env, both mode 600).
+    database: str = ""
+
+    @property
+    def sql_alchemy_conn(self) -> str:
+        # SQLite admits one writer: a CLI command (a backfill creating its runs) waits up to 60 s for the
+        # scheduler's transactions instead of failing with "database is locked" after 5 s.
+        return self.database or f"sqlite:///{self.home / 'airflow.db'}?timeout=60"
 
     @property
     def state_file(self) -> Path:
@@ -143,9 +155,7 @@ class LocalAirflow:
             "AIRFLOW__CORE__DAGS_FOLDER": str(REPO / "dags"),
             "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
             "AIRFLOW__CORE__EXECUTOR": "LocalExecutor",
-            # SQLite admits one writer: a CLI command (a backfill creating its runs) waits up to 60 s for the
-            # scheduler's transactions instead of failing with "database is locked" after 5 s.
-            "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": f"sqlite:///{self.home / 'airflow.db'}?timeout=60",
+            "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": self.sql_alchemy_conn,
             # Parsing a DAG file takes a few seconds; Airflow's 30 s limit is too tight on a busy 2-core machine.
             "AIRFLOW__CORE__DAGBAG_IMPORT_TIMEOUT": "300",
             "AIRFLOW__DAG_PROCESSOR__DAG_FILE_PROCESSOR_TIMEOUT": "300",
@@ -375,6 +385,8 @@ def start(config: LocalAirflow, say: Any = print) -> Running:
     one. Deletes nothing: `reset` does."""
     from window_tvf_pipeline.config import Settings
 
+    if config.database:
+        config = replace(config, database=check_database_url(config.database))
     previous = Running.load(config.state_file)
     if previous is None and config.home.exists() and any(config.home.iterdir()):
         raise AirflowDeploymentError(
@@ -382,7 +394,15 @@ def start(config: LocalAirflow, say: Any = print) -> Running:
             f"make airflow-reset deletes it."
         )
     if previous is not None and previous.alive():
-        raise AirflowDeploymentError(f"Airflow is already running at {previous.api_url}; make airflow-stop stops it.")
+        down = sorted(set(SERVICES) - set(previous.alive()))
+        if not down:
+            raise AirflowDeploymentError(f"Airflow is already running at {previous.api_url}; make airflow-stop stops it.")
+        # A service was killed or died: what is left (its task processes included) is stopped, then all resumed,
+        # so that no task of the old processes runs beside its retry.
+        say(f"The deployment in {config.home} is only partly running ({', '.join(down)} not running): stopping what "
+            f"is left of it, then resuming it.")
+        stop(config, say=lambda _: None)
+        previous = Running.load(config.state_file)
     resume = previous is not None and bool(previous.env)
     if resume:
         target = previous.env.get("AIRFLOW_VAR_WINDOW_TVF_TARGET")
@@ -391,11 +411,30 @@ def start(config: LocalAirflow, say: Any = print) -> Running:
                 f"the deployment in {config.home} runs target {target!r}, not {config.target!r}; its tables are "
                 f"there. make airflow-reset deletes it, then make airflow AIRFLOW_ARGS='--target {config.target}'."
             )
+        recorded = previous.env.get("AIRFLOW__DATABASE__SQL_ALCHEMY_CONN", "")
+        if not recorded.startswith("sqlite"):  # a PostgreSQL deployment keeps its database
+            if config.database and config.database != recorded:
+                raise AirflowDeploymentError(
+                    f"the deployment in {config.home} keeps its metadata in {masked(recorded)}, not "
+                    f"{masked(config.database)}; its runs are there. make airflow-reset deletes it (and drops its "
+                    f"tables), then make airflow AIRFLOW_DB=... starts a new one.")
+            config = replace(config, database=recorded)
+        elif config.database:
+            raise AirflowDeploymentError(
+                f"the deployment in {config.home} keeps its metadata in SQLite ({config.home / 'airflow.db'}), not "
+                f"{masked(config.database)}; its runs are there. make airflow-reset deletes it, then make airflow "
+                f"AIRFLOW_DB=... starts a new one.")
         first = datetime.fromisoformat(previous.first_interval)
         say(f"Resuming the deployment in {config.home} (first interval {first:%Y-%m-%d %H:%M} UTC): its runs, task "
             f"logs, tables, landing files and login are kept; make airflow-reset deletes them.")
     else:
         first = config.first_interval()
+        if config.database:
+            _require_empty(config.database)
+    if config.database:
+        if resume:
+            database_contents(config.database)  # reachable, before anything starts
+        say(f"Metadata database: {masked(config.database)}")
     config.service_logs.mkdir(parents=True, exist_ok=True)
     _write_feed(config, first, say)
 
@@ -473,6 +512,15 @@ def start(config: LocalAirflow, say: Any = print) -> Running:
     return running
 
 
+def _require_empty(url: str) -> None:
+    """A new deployment's PostgreSQL database holds no Airflow runs: another deployment's would mix with its own."""
+    tables, counts = database_contents(url)
+    if counts.get("dag_run"):
+        raise AirflowDeploymentError(
+            f"the metadata database {masked(url)} already holds Airflow's tables with {_describe(counts)}: not a "
+            f"new deployment's. Give an empty database, or drop them (airflow db reset --skip-init with that URL).")
+
+
 def set_paused(running: Running, dag_id: str, paused: bool, token: str) -> None:
     api(running.api_url, f"/api/v2/dags/{dag_id}", token, json.dumps({"is_paused": paused}).encode(), "PATCH")
 
@@ -520,17 +568,103 @@ def stop(config: LocalAirflow, say: Any = print) -> bool:
     return bool(groups or spark_groups)
 
 
-def _utc(value: str | None) -> datetime | None:
-    """A date as SQLite holds Airflow's UtcDateTime columns ('2026-11-28 06:00:00.000000', UTC)."""
+def _utc(value: str | datetime | None) -> datetime | None:
+    """A date of Airflow's UtcDateTime columns: text on SQLite ('2026-11-28 06:00:00.000000', UTC), a datetime with
+    its zone on PostgreSQL."""
     if not value:
         return None
-    moment = datetime.fromisoformat(value)
+    moment = value if isinstance(value, datetime) else datetime.fromisoformat(value)
     return moment if moment.tzinfo else moment.replace(tzinfo=timezone.utc)
 
 
-def _database(config: LocalAirflow) -> sqlite3.Connection | None:
-    path = config.home / "airflow.db"
-    return sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30) if path.exists() else None
+# The metadata database: SQLite in the deployment's directory (the default) or PostgreSQL (a URL).
+DATABASE_SCHEMES = ("sqlite", "postgresql", "postgresql+psycopg2")
+
+
+def masked(url: str) -> str:
+    """The URL with its password as *** (for messages)."""
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def check_database_url(url: str) -> str:
+    """The URL Airflow is given, if make airflow runs it on that database (SQLite, or PostgreSQL through psycopg2),
+    else a clear error. A bare postgresql:// becomes postgresql+psycopg2:// (the form Airflow's database guide
+    recommends): SQLAlchemy 2.1, which Airflow 3.3.2 runs on, would pick psycopg 3 for it, which is not installed."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        parsed = make_url(url)
+    except ArgumentError as error:
+        raise AirflowDeploymentError(f"the metadata database URL {url!r} is not a URL: {error}") from error
+    if parsed.drivername not in DATABASE_SCHEMES:
+        raise AirflowDeploymentError(
+            f"the metadata database URL {masked(url)}: make airflow runs Airflow on SQLite (its default) or "
+            f"PostgreSQL (postgresql://user:password@host:port/database), not {parsed.drivername}")
+    if parsed.drivername == "postgresql":
+        return parsed.set(drivername="postgresql+psycopg2").render_as_string(hide_password=False)
+    return url
+
+
+def _metadata_url(config: LocalAirflow) -> str:
+    """The deployment's database as recorded at its start; the configured one if none is recorded."""
+    running = Running.load(config.state_file)
+    return (running.env.get("AIRFLOW__DATABASE__SQL_ALCHEMY_CONN") if running else None) or config.sql_alchemy_conn
+
+
+@contextlib.contextmanager
+def metadata(url: str) -> Iterator[Any]:
+    """A SQLAlchemy connection to the metadata database (read-only on SQLite), or None when its SQLite file does not
+    exist yet. A PostgreSQL server that cannot be reached is an AirflowDeploymentError that names it."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import OperationalError
+    from sqlalchemy.pool import NullPool
+
+    parsed = make_url(url)
+    if parsed.drivername == "sqlite":
+        path = Path(parsed.database or "")
+        if not path.exists():
+            yield None
+            return
+        engine = create_engine(f"sqlite:///file:{path}?mode=ro&uri=true", poolclass=NullPool,
+                               connect_args={"timeout": 30})
+    else:
+        engine = create_engine(check_database_url(url), poolclass=NullPool, connect_args={"connect_timeout": 10})
+    try:
+        try:
+            connection = engine.connect()
+        except OperationalError as error:
+            raise AirflowDeploymentError(
+                f"the metadata database {masked(url)} cannot be reached: {str(error.orig).strip()}") from error
+        with connection:
+            yield connection
+    finally:
+        engine.dispose()
+
+
+# The tables whose rows reset counts before it drops them: what a team would miss.
+COUNTED_TABLES = {"dag_run": "runs", "task_instance": "task instances", "log": "audit log entries",
+                  "xcom": "XCom values"}
+
+
+def database_contents(url: str) -> tuple[list[str], dict[str, int]]:
+    """The tables in the metadata database and the rows of COUNTED_TABLES (([], {}) when it holds none)."""
+    from sqlalchemy import inspect, text
+
+    with metadata(url) as db:
+        if db is None:
+            return [], {}
+        tables = sorted(inspect(db).get_table_names())
+        counts = {name: db.execute(text(f"select count(*) from {name}")).scalar_one()
+                  for name in COUNTED_TABLES if name in tables}
+    return tables, counts
+
+
+def _describe(counts: dict[str, int]) -> str:
+    return ", ".join(f"{counts[name]} {what}" for name, what in COUNTED_TABLES.items() if name in counts)
 
 
 def _span(start: datetime | None, end: datetime | None) -> str:
@@ -550,21 +684,22 @@ def _in(delta: timedelta) -> str:
 def schedule_lines(config: LocalAirflow, now: datetime | None = None) -> list[str]:
     """What each DAG runs and when, from the metadata database (what the scheduler itself reads): paused or not, the
     run now active, the next interval and when it is due, and how many intervals are due at once (catch-up)."""
+    from sqlalchemy import text
+
     now = now or datetime.now(timezone.utc)
-    db = _database(config)
-    if db is None:
-        return ["No metadata database yet."]
     lines = []
-    with db:
-        for dag_id, paused, timetable, start, end, after in db.execute(
+    with metadata(_metadata_url(config)) as db:
+        if db is None:
+            return ["No metadata database yet."]
+        for dag_id, paused, timetable, start, end, after in db.execute(text(
             "select dag_id, is_paused, timetable_summary, next_dagrun_data_interval_start, "
-            "next_dagrun_data_interval_end, next_dagrun_create_after from dag where dag_id in (?, ?) order by dag_id",
-            (HOURLY_DAG, REFERENCE_DAG),
-        ):
+            "next_dagrun_data_interval_end, next_dagrun_create_after from dag where dag_id in (:hourly, :reference) "
+            "order by dag_id"), {"hourly": HOURLY_DAG, "reference": REFERENCE_DAG},
+        ).fetchall():
             start, end, after = _utc(start), _utc(end), _utc(after)
-            active = db.execute(
-                "select data_interval_start, data_interval_end, state from dag_run where dag_id = ? and state in "
-                "('queued', 'running') order by data_interval_start", (dag_id,),
+            active = db.execute(text(
+                "select data_interval_start, data_interval_end, state from dag_run where dag_id = :dag_id and state "
+                "in ('queued', 'running') order by data_interval_start"), {"dag_id": dag_id},
             ).fetchall()
             line = f"{dag_id} (schedule {timetable})"
             if paused:
@@ -587,30 +722,30 @@ def schedule_lines(config: LocalAirflow, now: datetime | None = None) -> list[st
                 what = "next run" if start == end else f"next {_span(start, end)} UTC,"
                 parts.append(f"{what} at {due_at:%Y-%m-%d %H:%M} UTC (in {_in(due_at - now)})")
             lines.append(f"{line}: " + "; ".join(parts) + ".")
-    db.close()
     return lines or ["The DAGs are not in the metadata database yet (the dag-processor has not parsed them)."]
 
 
 def last_runs(config: LocalAirflow, per_dag: int = 5) -> list[str]:
     """Each DAG's newest runs: interval, state, type, when and how long."""
-    db = _database(config)
-    if db is None:
-        return []
+    from sqlalchemy import text
+
     lines = []
-    with db:
+    with metadata(_metadata_url(config)) as db:
+        if db is None:
+            return []
         for dag_id in (HOURLY_DAG, REFERENCE_DAG):
-            counts = dict(db.execute("select state, count(*) from dag_run where dag_id = ? group by state", (dag_id,)))
+            counts = {state: n for state, n in db.execute(text(
+                "select state, count(*) from dag_run where dag_id = :dag_id group by state"), {"dag_id": dag_id})}
             total = sum(counts.values())
             lines.append(f"{dag_id}: {total} runs" + (
                 " (" + ", ".join(f"{n} {state}" for state, n in sorted(counts.items())) + ")" if total else ""))
-            for a, b, state, run_type, began, ended in db.execute(
+            for a, b, state, run_type, began, ended in db.execute(text(
                 "select data_interval_start, data_interval_end, state, run_type, start_date, end_date from dag_run "
-                "where dag_id = ? order by data_interval_start desc limit ?", (dag_id, per_dag),
-            ):
+                "where dag_id = :dag_id order by data_interval_start desc limit :n"), {"dag_id": dag_id, "n": per_dag},
+            ).fetchall():
                 took = (f", {(_utc(ended) - _utc(began)).total_seconds():.0f} s" if began and ended else "")
                 lines.append(f"  {_span(_utc(a), _utc(b))} UTC  {state:<8} {run_type}"
                              + (f", started {_utc(began):%Y-%m-%d %H:%M:%S}" if began else "") + took)
-    db.close()
     return lines
 
 
@@ -623,6 +758,7 @@ def summary(config: LocalAirflow, running: Running) -> list[str]:
         "What runs (from the metadata database):",
         *(f"  {line}" for line in schedule_lines(config)),
         f"Tasks run on {spark} (target {running.env.get('AIRFLOW_VAR_WINDOW_TVF_TARGET')}).",
+        f"Metadata database: {database_name(running)}",
         f"Logs: services in {config.service_logs}/, task logs in {config.home / 'logs'}/"
         + (f", Spark server in {running.spark_dir}/connect.log" if running.spark_dir else ""),
         f"Airflow CLI against it: {hints(config)['cli']}",
@@ -630,6 +766,11 @@ def summary(config: LocalAirflow, running: Running) -> list[str]:
         f"State: {hints(config)['status']}; stop: {hints(config)['stop']} (keeps everything; make airflow resumes); "
         f"delete everything: {hints(config)['reset']}",
     ]
+
+
+def database_name(running: Running) -> str:
+    url = running.env.get("AIRFLOW__DATABASE__SQL_ALCHEMY_CONN", "")
+    return f"SQLite, {running.home / 'airflow.db'}" if url.startswith("sqlite") else f"PostgreSQL, {masked(url)}"
 
 
 def hints(config: LocalAirflow) -> dict[str, str]:
@@ -655,19 +796,24 @@ def status(config: LocalAirflow, say: Any = print) -> bool:
     down = sorted(set(SERVICES) - set(alive))
     if alive:
         say(f"Airflow is running at {running.api_url} (login: {USER} / {running.password})"
-            + (f"; NOT running: {', '.join(down)}" if down else "; api-server, scheduler, dag-processor, triggerer up")
+            + (f"; NOT running: {', '.join(down)} (make airflow stops the rest and resumes it)" if down
+               else "; api-server, scheduler, dag-processor, triggerer up")
             + (f"; Spark Connect server {running.env['WINDOW_TVF_SPARK_REMOTE']} "
                + ("up" if spark else "NOT running") if running.env.get("WINDOW_TVF_SPARK_REMOTE") else "") + ".")
     else:
         say(f"Airflow is stopped; make airflow resumes the deployment in {config.home} (make airflow-reset deletes it).")
     first = datetime.fromisoformat(running.first_interval) if running.first_interval else None
-    say(f"Deployment: {config.home}" + (f", first interval {first:%Y-%m-%d %H:%M} UTC" if first else ""))
-    say("Schedule" + (" (as the scheduler will see it when started)" if not alive else "") + ":")
-    for line in schedule_lines(config):
-        say(f"  {line}")
-    say("Last runs:")
-    for line in last_runs(config):
-        say(f"  {line}")
+    say(f"Deployment: {config.home}" + (f", first interval {first:%Y-%m-%d %H:%M} UTC" if first else "")
+        + (f"; metadata database: {database_name(running)}" if running.env else ""))
+    try:
+        say("Schedule" + (" (as the scheduler will see it when started)" if not alive else "") + ":")
+        for line in schedule_lines(config):
+            say(f"  {line}")
+        say("Last runs:")
+        for line in last_runs(config):
+            say(f"  {line}")
+    except AirflowDeploymentError as error:  # a PostgreSQL server that is down: the rest still holds
+        say(f"  ({error})")
     say(f"Logs: services in {config.service_logs}/, task logs in {config.home / 'logs'}/"
         + (f", Spark server in {running.spark_dir}/connect.log" if running.spark_dir else ""))
     return bool(alive)
@@ -705,7 +851,7 @@ def run_sql(config: LocalAirflow, statement: str, rows: int = 100, say: Any = pr
 
 # What each entry of a deployment's home holds, for reset's list.
 CONTENTS = {
-    "airflow.db": "the metadata database: every run, task instance and the DAGs' pause state",
+    "airflow.db": "the metadata database (SQLite): every run, task instance and the DAGs' pause state",
     "logs": "task logs",
     "spark-server": "the Spark server's warehouse and metastore: every table",
     "spark-client": "the tasks' Spark scratch files",
@@ -734,6 +880,15 @@ def reset(config: LocalAirflow, say: Any = print) -> list[str]:
         return []
     if config.state_file.exists() and stop(config, say=lambda _: None):
         say(f"Stopped the deployment running from {config.home}.")
+    running = Running.load(config.state_file)
+    url = running.env.get("AIRFLOW__DATABASE__SQL_ALCHEMY_CONN", "") if running else ""
+    if url and not url.startswith("sqlite"):
+        try:
+            _drop_airflow_tables(url, running.env, config.service_logs / "db-reset.log", say)
+        except AirflowDeploymentError as error:
+            raise AirflowDeploymentError(
+                f"{error}\nNothing deleted. Start that database server and run this again; or, if it is gone for "
+                f"good, delete {config.home} by hand.") from error
     entries = sorted(config.home.iterdir())
     say(f"Deleting {config.home} ({_size(config.home) / 2**20:.1f} MiB):")
     for entry in entries:
@@ -742,6 +897,44 @@ def reset(config: LocalAirflow, say: Any = print) -> list[str]:
     say("Deleted. The next make airflow starts a new deployment (new landing data, login and ports; catch-up from "
         "--hours before then).")
     return [entry.name for entry in entries]
+
+
+def _drop_airflow_tables(url: str, env: dict[str, str], log: Path, say: Any) -> None:
+    """A PostgreSQL deployment's metadata lives outside its directory: says what is there, then drops Airflow's
+    tables with Airflow's own `airflow db reset --skip-init` (its models' tables and alembic_version; the database
+    and any table that is not Airflow's stay)."""
+    tables, counts = database_contents(url)
+    if not tables:
+        say(f"The metadata database {masked(url)} holds no tables: nothing to drop there.")
+        return
+    say(f"Dropping Airflow's tables from the metadata database {masked(url)}, which hold {_describe(counts)} "
+        f"(airflow db reset --skip-init); the database itself stays.")
+    log.parent.mkdir(parents=True, exist_ok=True)
+    _run_step([str(Path(sys.executable).with_name("airflow")), "db", "reset", "--skip-init", "--yes"], env, log,
+              "airflow db reset --skip-init")
+    left, _ = database_contents(url)
+    say(f"  Dropped {len(tables) - len(left)} tables"
+        + (f"; left in it (not Airflow's): {', '.join(left)}." if left else "; none is left in it."))
+
+
+def _database_argument(given: str, recorded: Running | None) -> str:
+    """--db (AIRFLOW_DB) if given; else AIRFLOW__DATABASE__SQL_ALCHEMY_CONN, as a team configures Airflow, for a new
+    deployment (a resumed one keeps the database it recorded, and a note says the variable is not used)."""
+    if given:
+        return check_database_url(given)
+    from_env = os.environ.get("AIRFLOW__DATABASE__SQL_ALCHEMY_CONN", "")
+    if not from_env:
+        return ""
+    if recorded is not None and recorded.env:
+        try:
+            same = check_database_url(from_env) == recorded.env.get("AIRFLOW__DATABASE__SQL_ALCHEMY_CONN")
+        except AirflowDeploymentError:
+            same = False
+        if not same:
+            print(f"Note: AIRFLOW__DATABASE__SQL_ALCHEMY_CONN ({masked(from_env)}) is not used: the deployment in "
+                  f"{recorded.home} keeps its own metadata database.", file=sys.stderr)
+        return ""
+    return check_database_url(from_env)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -758,6 +951,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="coarse (default): a task per dbt build step; per_model: a task per dbt model "
                              "(astronomer-cosmos' watcher mode; not yet measured under the scheduler, see "
                              "docs/airflow_deployment.md)")
+    parser.add_argument("--db", default="",
+                        help="start: Airflow's metadata database, a postgresql://user:password@host:port/database URL "
+                             "(make airflow AIRFLOW_DB=...; else AIRFLOW__DATABASE__SQL_ALCHEMY_CONN if set; default "
+                             "SQLite in --home). A resumed deployment keeps its own")
     parser.add_argument("--rows", type=int, default=100, help="sql: rows printed at most (default 100)")
     parser.add_argument("--home", type=Path, default=LocalAirflow.home, help=f"default {LocalAirflow.home}")
     args = parser.parse_args(argv)
@@ -779,12 +976,12 @@ def main(argv: list[str] | None = None) -> int:
             run_sql(config, args.statement, args.rows)
         else:
             alive = recorded.alive() if recorded else {}
-            if alive:
+            if alive and set(alive) >= set(SERVICES):
                 print(f"Airflow is already running at {recorded.api_url} ({', '.join(alive)}); nothing started. "
                       f"make airflow-status shows it, make airflow-stop stops it.", file=sys.stderr)
                 return 1
             began = time.monotonic()
-            running = start(config)
+            running = start(replace(config, database=_database_argument(args.db, recorded)))
             print(f"Airflow is up in {time.monotonic() - began:.0f} s.")
             for line in summary(config, running):
                 print(line)
