@@ -231,8 +231,8 @@ lock: setup
 	done
 	# the formats' venv: the main lock's versions, but pyspark
 	mkdir -p .spark && grep -v '^pyspark==' requirements.lock > .spark/formats-constraints.txt
-	$(BIN)/uv pip compile --quiet --python-version 3.11 requirements-formats.in -c .spark/formats-constraints.txt \
-		-o requirements-formats.lock
+	$(BIN)/uv pip compile --quiet --python-version 3.11 requirements.in --override requirements-formats.in \
+		-c .spark/formats-constraints.txt -o requirements-formats.lock
 
 clean:
 	rm -rf .spark .airflow landing target logs dbt_packages $(COMPAT_VERSIONS:%=.venv-%) .venv-formats
