@@ -95,15 +95,20 @@ def retried(spark_dir: Path, *then: str) -> dict[str, list[str]]:
     return json.loads((spark_dir / "tables.json").read_text())
 
 
-def kill_while_overwriting(spark_dir: Path) -> list[str]:
-    """Runs every interval and kills the whole process group as soon as, in the last one, one of the window tables
-    has an insert_overwrite's staging directory; returns what the kill left in the warehouse."""
+def start_last_interval(spark_dir: Path) -> tuple[subprocess.Popen, Path]:
+    """A child running every interval, once it has started the last one; and its schema's warehouse directory."""
     marker = spark_dir / "last_interval_started"
-    warehouse = spark_dir / "warehouse" / f"{SCHEMA}.db"
     process = child(spark_dir, "run", "0", str(HOURS - 1), str(marker))
     while not marker.exists():
         assert process.poll() is None, (spark_dir / "child.log").read_text()[-3000:]
         time.sleep(0.05)
+    return process, spark_dir / "warehouse" / f"{SCHEMA}.db"
+
+
+def kill_while_overwriting(spark_dir: Path) -> list[str]:
+    """Runs every interval and kills the whole process group as soon as, in the last one, one of the window tables
+    has an insert_overwrite's staging directory; returns what the kill left in the warehouse."""
+    process, warehouse = start_last_interval(spark_dir)
     while process.poll() is None:
         staging = [p for t in WINDOW_TABLES for p in (warehouse / t).glob(".spark-staging-*")]
         if staging:
@@ -159,12 +164,7 @@ def data_files(table_dir: Path) -> set[Path]:
 def kill_between_write_and_commit(spark_dir: Path) -> tuple[str, int]:
     """Runs every interval and kills the whole process group as soon as, in the last one, a window table has new
     data files and no new commit; returns the table and how many uncommitted data files the kill left in it."""
-    marker = spark_dir / "last_interval_started"
-    warehouse = spark_dir / "warehouse" / f"{SCHEMA}.db"
-    process = child(spark_dir, "run", "0", str(HOURS - 1), str(marker))
-    while not marker.exists():
-        assert process.poll() is None, (spark_dir / "child.log").read_text()[-3000:]
-        time.sleep(0.05)
+    process, warehouse = start_last_interval(spark_dir)
     tables = {t: warehouse / t for t in WINDOW_TABLES}
     before = {t: (data_files(d), commits(d)) for t, d in tables.items()}
     while process.poll() is None:
