@@ -19,17 +19,19 @@ def test_values_come_from_the_environment_as_json_else_from_var(monkeypatch: pyt
     monkeypatch.setenv("WINDOW_TVF_VAR_LANDING_EVENT_FILES", json.dumps(["/landing/a b.jsonl", "/landing/c.jsonl"]))
     monkeypatch.setenv("WINDOW_TVF_VAR_DATA_INTERVAL_START", json.dumps(INTERVALS[0][0]))
     monkeypatch.setenv("WINDOW_TVF_VAR_ALLOWED_LATENESS", "null")  # null and empty: not passed, var() decides
-    monkeypatch.setenv("WINDOW_TVF_VAR_DATA_INTERVAL_END", "")
+    # (the interval's end too: the flagged window models need both bounds, or none, to parse)
+    monkeypatch.setenv("WINDOW_TVF_VAR_DATA_INTERVAL_END", json.dumps(INTERVALS[0][1]))
+    monkeypatch.setenv("WINDOW_TVF_VAR_NOT_A_PROJECT_VAR", "")
     monkeypatch.setenv("WINDOW_TVF_VAR_DEDUPLICATION_TTL", json.dumps("3 days"))
     sql = ("{{ window_tvf.scheduled_var('landing_event_files') | join('|') }};"
            "{{ window_tvf.scheduled_var('data_interval_start') }};"
            "{{ window_tvf.scheduled_var('allowed_lateness') }};"
-           "{{ window_tvf.scheduled_var('data_interval_end') is none }};"
+           "{{ window_tvf.scheduled_var('data_interval_end') }};"
            "{{ window_tvf.scheduled_var('deduplication_ttl') }};"
            "{{ window_tvf.scheduled_var('max_landing_line_bytes') }};"
            "{{ window_tvf.scheduled_var('not_a_project_var', 'its default') }}")
     assert compiled(sql).split(";") == [
-        "/landing/a b.jsonl|/landing/c.jsonl", INTERVALS[0][0], "2 hours", "True", "3 days", "65536", "its default"]
+        "/landing/a b.jsonl|/landing/c.jsonl", INTERVALS[0][0], "2 hours", INTERVALS[0][1], "3 days", "65536", "its default"]
 
 
 def test_a_value_that_is_not_json_fails_at_compile_time(monkeypatch: pytest.MonkeyPatch, built: DbtRun) -> None:
