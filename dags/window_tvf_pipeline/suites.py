@@ -86,16 +86,25 @@ class Checked:
             f"arrival_status = 'on_time' and event_time >= {timestamp_literal(since)} "
             f"and arrival_hour > {timestamp_literal(since - timedelta(hours=1))}"
         )
+def _micros(column: Any) -> Any:
+    """Epoch microseconds of a timestamp column or expression, of either type: a `timestamp_ntz` (the window
+    columns, a wall clock) is read on the session's clock (UTC in the pipeline) by an explicit cast, since
+    `unix_micros` takes only `timestamp` on Spark 3.5 and 4.0 (Spark 4.3 inserts the same cast itself)."""
+    from pyspark.sql import functions as F
+
+    return F.unix_micros((F.col(column) if isinstance(column, str) else column).cast("timestamp"))
+
+
 def _with_window_micros(frame: Any, period: int | None = None) -> Any:
     """Adds what the invariants read: the window's length, window_end - window_time, and (for aligned windows)
     window_start's distance from the grid of `period` (UTC epoch-aligned, offset 0)."""
     from pyspark.sql import functions as F
 
-    frame = frame.withColumn("window_micros", F.unix_micros("window_end") - F.unix_micros("window_start"))
-    frame = frame.withColumn("end_minus_window_time", F.unix_micros("window_end") - F.unix_micros("window_time"))
+    frame = frame.withColumn("window_micros", _micros("window_end") - _micros("window_start"))
+    frame = frame.withColumn("end_minus_window_time", _micros("window_end") - _micros("window_time"))
     if period is None:
         return frame
-    return frame.withColumn("start_off_grid", F.pmod(F.unix_micros("window_start"), F.lit(period)))
+    return frame.withColumn("start_off_grid", F.pmod(_micros("window_start"), F.lit(period)))
 
 
 def _aligned_window_expectations(sizes: list[int]) -> list[Any]:
@@ -116,14 +125,14 @@ def _recount(checked: Checked, spark: Any, table: str, size: int, slide: int) ->
     from pyspark.sql import functions as F
 
     since = checked.earliest - timedelta(microseconds=size)
-    since_micros = F.unix_micros(F.lit(since))
+    since_micros = _micros(F.lit(since))
     events = checked.table(spark, "int_order_events").where(checked.events_from(since))
-    last_start = F.unix_micros("event_time") - F.pmod(F.unix_micros("event_time"), F.lit(slide))
+    last_start = _micros("event_time") - F.pmod(_micros("event_time"), F.lit(slide))
     recount = (
         events.withColumn("copy", F.explode(F.sequence(F.lit(0), F.lit(size // slide - 1))))
         .withColumn("start_micros", last_start - F.col("copy").cast("long") * F.lit(slide).cast("long"))
         .where(F.col("start_micros") >= since_micros)
-        .where(F.lit(checked.windows_until is None) | (F.col("start_micros") + F.lit(size) <= F.unix_micros(F.lit(checked.windows_until))))
+        .where(F.lit(checked.windows_until is None) | (F.col("start_micros") + F.lit(size) <= _micros(F.lit(checked.windows_until))))
         .withColumn("window_start", F.timestamp_micros("start_micros"))
         .groupBy("window_start", "item_id")
         .agg(F.count("*").alias("recounted_orders"))
@@ -155,8 +164,8 @@ def _sessions(checked: Checked, spark: Any) -> Any:
         )
     return (
         _with_window_micros(sessions)
-        .withColumn("end_minus_last_event", F.unix_micros("window_end") - F.unix_micros("last_event_time"))
-        .withColumn("after_previous_session", F.unix_micros("window_start") - F.lag(F.unix_micros("window_end")).over(by_user))
+        .withColumn("end_minus_last_event", _micros("window_end") - _micros("last_event_time"))
+        .withColumn("after_previous_session", _micros("window_start") - F.lag(_micros("window_end")).over(by_user))
     )
 
 
@@ -238,12 +247,12 @@ def _local_days(checked: Checked, spark: Any) -> Any:
     )
 
     def instant(column: str) -> Any:
-        return F.unix_micros(F.to_utc_timestamp(F.col(column).cast("string"), LOCAL_ZONE))
+        return _micros(F.to_utc_timestamp(F.col(column).cast("string"), LOCAL_ZONE))
 
     return (
         days.join(expected, ["window_start"], "left")
         .withColumn("elapsed_hours", (instant("window_end") - instant("window_start")) / F.lit(HOUR))
-        .withColumn("end_minus_window_time", instant("window_end") - F.unix_micros("window_time"))
+        .withColumn("end_minus_window_time", instant("window_end") - _micros("window_time"))
         .withColumn("starts_at_midnight", F.date_format(F.col("window_start").cast("string"), "HH:mm:ss.SSSSSS"))
     )
 
