@@ -102,7 +102,7 @@ FULL = Suite(files=LEAN.files + (
     "test_calendar_windows.py", "test_table_operations.py", "test_datastream_windows.py",
     "test_incremental_deduplicate.py", "test_nexmark.py", "test_value_fits.py", "test_no_silent_overflow.py",
     "test_arguments.py", "test_package_install.py", "test_microbatch.py", "test_parse_json_lines.py",
-    "test_window_aggregate_types.py",
+    "test_window_aggregate_types.py", "test_gap_fill.py", "test_window_finality.py",
 ))
 # FULL and the pipeline on the embedded Spark (the hourly and reference DAGs under dag.test(), the Great Expectations
 # checks, the SIGKILL during a write): for the table formats' runs, whose venv holds Airflow and Great Expectations.

@@ -244,9 +244,38 @@ BAD_CALLS = [
         """window_tvf.incremental_window_aggregate: argument 'interval_end' got "the end"; expected an ISO 8601 time""",
         id="interval-end-not-a-time",
     ),
+    pytest.param(
+        "interval_watermark('2026-11-01T03:00:00Z', '-1 hour')",
+        """window_tvf.interval_watermark: argument 'allowed_lateness' got "-1 hour"; it must be zero or a positive """
+        """duration, e.g. '2 hours'""",
+        id="interval-watermark-negative-lateness",
+    ),
+    pytest.param(
+        "interval_watermark('three o clock', '1 hour')",
+        """window_tvf.interval_watermark: argument 'interval_end' got "three o clock"; expected an ISO 8601 time""",
+        id="interval-watermark-end-not-a-time",
+    ),
 ]
 
 
 @pytest.mark.parametrize("call, message", BAD_CALLS)
 def test_bad_arguments_fail_at_compile_time(call: str, message: str) -> None:
     assert compile_error_line("{{ window_tvf." + call + " }}").startswith(message)
+
+
+def test_interval_watermark_is_the_interval_end_less_the_lateness_less_1_ms() -> None:
+    """What a microbatch model passes as window_aggregate's watermark (the pipeline's microbatch twins): the same
+    instant incremental_window_aggregate derives from interval_end, as an ISO time in UTC; none outside a schedule."""
+    calls = [
+        ("'2026-11-01T03:00:00+00:00'", "'30 minutes'"),
+        ("'2026-11-01T03:00:00-05:00'", "'0 seconds'"),  # an offset: the UTC instant
+        ("'2026-11-01T03:00:00'", "'2 hours'"),  # no offset: UTC
+        ("''", "'2 hours'"),
+        ("none", "'2 hours'"),
+    ]
+    sql = "\n".join("{{ window_tvf.interval_watermark(" + end + ", " + lateness + ") }}" for end, lateness in calls)
+    run = run_dbt(["compile", "--quiet", "--inline", sql])
+    assert run.success, run.messages
+    assert run.result.results[0].node.compiled_code.splitlines() == [
+        "2026-11-01T02:29:59.999000Z", "2026-11-01T07:59:59.999000Z", "2026-11-01T00:59:59.999000Z", "None", "None",
+    ]

@@ -12,4 +12,7 @@
         'min_quantity': 'min(min_quantity)',
         'max_quantity': 'max(max_quantity)',
     },
+    emit='on_update_flagged',
+    watermark=window_tvf.interval_watermark(
+        window_tvf.scheduled_var('data_interval_end'), window_tvf.scheduled_var('allowed_lateness')),
 ) }}

@@ -12,4 +12,7 @@
         'orders': 'sum(orders)',
         'quantity': 'sum(quantity)',
     },
+    emit='on_update_flagged',
+    watermark=window_tvf.interval_watermark(
+        window_tvf.scheduled_var('data_interval_end'), window_tvf.scheduled_var('allowed_lateness')),
 ) }}

@@ -14,4 +14,7 @@
         'min_quantity': 'min(quantity)',
         'max_quantity': 'max(quantity)',
     },
+    emit='on_update_flagged',
+    watermark=window_tvf.interval_watermark(
+        window_tvf.scheduled_var('data_interval_end'), window_tvf.scheduled_var('allowed_lateness')),
 ) }}

@@ -8,6 +8,9 @@ with hourly_item_sales as (
             'allowed_lateness': window_tvf.scheduled_var('allowed_lateness')},
         group_by='item_id',
         aggregates={'quantity': 'sum(quantity)', 'orders': 'count(*)'},
+        emit='on_update_flagged',
+        watermark=window_tvf.interval_watermark(
+            window_tvf.scheduled_var('data_interval_end'), window_tvf.scheduled_var('allowed_lateness')),
     ) }}
 )
 

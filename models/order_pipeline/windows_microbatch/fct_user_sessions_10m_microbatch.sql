@@ -12,4 +12,7 @@
         'first_event_time': 'min(event_time)',
         'last_event_time': 'max(event_time)',
     },
+    emit='on_update_flagged',
+    watermark=window_tvf.interval_watermark(
+        window_tvf.scheduled_var('data_interval_end'), window_tvf.scheduled_var('allowed_lateness')),
 ) }}
