@@ -108,7 +108,7 @@ test-airflow: setup
 # the window-semantics suites on the oldest supported Spark (3.5) in a subprocess of its own, beside the main suite.
 test: setup .venv-spark35/.synced
 	@scripts/check_prerequisites.sh
-	$(BIN)/pytest --numprocesses 2
+	$(BIN)/pytest --numprocesses 3
 
 # The conformance suites on pyspark 3.5 and 4.0 (tests/python/spark_versions.py): everything that needs neither
 # Airflow nor Great Expectations, on each version's embedded Spark, failing on any difference from the expected rows.

@@ -14,7 +14,7 @@ from dbt_harness import REPO, DbtRun, configure_environment, run_dbt
 sys.path.insert(0, str(REPO / "dags"))
 
 # Tests get their own warehouse and metastore, fresh each run, apart from the pipeline's .spark/ (the runs on other
-# Spark versions, spark_versions.py, name theirs). `make test` runs two pytest-xdist workers: each is a process with
+# Spark versions, spark_versions.py, name theirs). `make test` runs three pytest-xdist workers: each is a process with
 # its own SparkSession, so its own warehouse, Derby metastore (one process per metastore) and dbt target and log
 # directories; the run's controller (or a run without workers) empties the whole directory first.
 TEST_DIR = Path(os.environ.get("WINDOW_TVF_TEST_SPARK_DIR", REPO / ".spark" / "pytest"))
@@ -32,7 +32,7 @@ configure_environment(SPARK_DIR)
 # pytest_xdist_make_scheduler). A new module joins the build's group unless it is named here.
 BUILD_GROUP = "build"
 OWN_GROUP = {"test_scheduled_pipeline", "test_crash_recovery", "test_spark_clusters", "test_incremental_deduplicate",
-             "test_airflow_deployment"}
+             "test_airflow_deployment", "test_microbatch"}
 
 
 @pytest.fixture(scope="session")

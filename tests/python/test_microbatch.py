@@ -37,7 +37,17 @@ EXCLUDED = ["mb_retry_hop_1h_15m"]
 
 
 @pytest.fixture(scope="module")
-def microbatch_project(built, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def spark() -> Any:
+    """The process's SparkSession, opened by dbt from the main project's profiles.yml (warehouse, metastore, session
+    zone) before the throw-away project's first run, whose profile sets none of them. The module needs no build of
+    the main project: make test runs it beside that build, on a worker of its own (conftest.OWN_GROUP)."""
+    from window_tvf_pipeline.spark import spark_session
+
+    return spark_session()
+
+
+@pytest.fixture(scope="module")
+def microbatch_project(spark: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The throw-away project, built: full tables, then the hourly microbatch models batch by batch for three hours
     (one `dbt run` each, as an orchestrator passing its data interval does) and over the remaining range in one
     run, and the daily ones over their range (the month-to-date cascade after the days it windows)."""
@@ -203,7 +213,7 @@ def test_warnings_say_what_a_model_gives_up(microbatch_project: Path) -> None:
 
 
 @pytest.fixture(scope="module")
-def parsed_project(built, tmp_path_factory: pytest.TempPathFactory) -> Path:
+def parsed_project(spark: Any, tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The same project, never built: rebuild_range reads the manifest (and no table but a session model's)."""
     root = project.write(tmp_path_factory.mktemp("microbatch_parsed"))
     dbt(root, "deps")
