@@ -86,6 +86,7 @@ OLDEST = VERSIONS["spark35"]
 class Suite:
     files: tuple[str, ...]
     select: tuple[str, ...] = ()  # the dbt build's selection (none: the whole project, as the main suite builds it)
+    exclude: tuple[str, ...] = ()  # left out of that selection
 
 
 # Window semantics: Flink's documented examples and edge cases (incl. the DST comparison with Flink's rows) and the
@@ -96,6 +97,10 @@ LEAN = Suite(
     files=("test_documented_examples.py", "test_window_operations.py", "test_parse_json_lines_paths.py"),
     select=("+path:models/flink_examples", "+path:models/window_operations", "+path:tests/windowing",
             "+path:tests/window_operations"),
+    # The three sliced-against-rows data tests: 161 s of the main build's 392 s (2026-11-28), and again here on C1;
+    # make test's CPU was 99% busy throughout, so they run on 3.5 and 4.0 in make test-compat (FULL) only.
+    exclude=("assert_sliced_aggregation_equals_row_assignment", "assert_sliced_calendar_aggregation_equals_row_assignment",
+             "assert_sliced_distinct_equals_row_assignment"),
 )
 # Everything that runs without Airflow, Great Expectations or extra Spark deployments, on the whole project's build.
 FULL = Suite(files=LEAN.files + (
@@ -200,6 +205,8 @@ class Background(threading.Thread):
         })
         if suite.select:
             env["WINDOW_TVF_TEST_SELECT"] = " ".join(suite.select)
+        if suite.exclude:
+            env["WINDOW_TVF_TEST_EXCLUDE"] = " ".join(suite.exclude)
         if version.jars is not None:
             jars = sorted(version.jars.glob("*.jar"))
             if not jars:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import re
 
 from dbt_harness import TABLE_FORMAT, DbtRun, compiled, run_dbt
@@ -40,8 +41,10 @@ def test_window_operation_examples_equal_expected_tables(built: DbtRun) -> None:
 
 
 def test_window_operation_edge_cases_pass(built: DbtRun) -> None:
+    # the lean run on the oldest Spark leaves some out of its build (conftest.EXCLUDED_FROM_BUILD)
+    expected = DATA_TESTS - set(os.environ.get("WINDOW_TVF_TEST_EXCLUDE", "").split())
     statuses = {name: str(r.status) for name, r in built.results_by_name().items() if name in DATA_TESTS}
-    assert statuses == {name: "pass" for name in DATA_TESTS}
+    assert statuses == {name: "pass" for name in expected}
 
 
 def test_window_join_output_columns_follow_the_naming_rule(built: DbtRun, spark) -> None:
