@@ -86,6 +86,8 @@ class Checked:
             f"arrival_status = 'on_time' and event_time >= {timestamp_literal(since)} "
             f"and arrival_hour > {timestamp_literal(since - timedelta(hours=1))}"
         )
+
+
 def _micros(column: Any) -> Any:
     """Epoch microseconds of a timestamp column or expression, of either type: a `timestamp_ntz` (the window
     columns, a wall clock) is read on the session's clock (UTC in the pipeline) by an explicit cast, since

@@ -150,11 +150,7 @@
             ~ (" (and does not write)" if emit == 'on_window_close' else "") ~ " is one the next interval rewrites") }}
     {%- endif -%}
     {%- set session = spec.tvf == 'session' -%}
-    {%- set lateness = window_tvf._parse_duration(allowed_lateness, macro_name, 'allowed_lateness') -%}
-    {%- if lateness < 0 -%}
-        {{ window_tvf._argument_error(macro_name, 'allowed_lateness', allowed_lateness,
-            "it must be zero or a positive duration, e.g. '2 hours'") }}
-    {%- endif -%}
+    {%- set lateness = window_tvf._lateness_duration(allowed_lateness, macro_name) -%}
     {%- if has_end -%}
         {%- set earliest = window_tvf._utc_instant(interval_end, macro_name, 'interval_end')
             - modules.datetime.timedelta(microseconds=lateness) -%}

@@ -13,11 +13,7 @@
     {%- if interval_end is none or interval_end == '' -%}
         {{ return(none) }}
     {%- endif -%}
-    {%- set lateness = window_tvf._parse_duration(allowed_lateness, 'interval_watermark', 'allowed_lateness') -%}
-    {%- if lateness < 0 -%}
-        {{ window_tvf._argument_error('interval_watermark', 'allowed_lateness', allowed_lateness,
-            "it must be zero or a positive duration, e.g. '2 hours'") }}
-    {%- endif -%}
+    {%- set lateness = window_tvf._lateness_duration(allowed_lateness, 'interval_watermark') -%}
     {%- set end = window_tvf._utc_instant(interval_end, 'interval_watermark', 'interval_end') -%}
     {%- set watermark = end - modules.datetime.timedelta(microseconds=lateness + 1000) -%}
     {{ return(watermark.strftime('%Y-%m-%dT%H:%M:%S.%f') ~ 'Z') }}

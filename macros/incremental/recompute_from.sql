@@ -38,11 +38,7 @@
 {#- interval_start - allowed_lateness - window_size, as an aware UTC datetime. -#}
 {% macro _earliest_on_time(interval_start, allowed_lateness, window_size, macro_name) %}
     {%- set start = window_tvf._utc_instant(interval_start, macro_name, 'interval_start') -%}
-    {%- set lateness = window_tvf._parse_duration(allowed_lateness, macro_name, 'allowed_lateness') -%}
-    {%- if lateness < 0 -%}
-        {{ window_tvf._argument_error(macro_name, 'allowed_lateness', allowed_lateness,
-            "it must be zero or a positive duration, e.g. '2 hours'") }}
-    {%- endif -%}
+    {%- set lateness = window_tvf._lateness_duration(allowed_lateness, macro_name) -%}
     {%- set size = window_tvf._parse_duration(window_size, macro_name, 'window_size') -%}
     {%- if size < 0 -%}
         {{ window_tvf._argument_error(macro_name, 'window_size', window_size,

@@ -77,6 +77,15 @@
     {{ return(window_tvf._parse_span(value, macro_name, argument, calendar=false).micros) }}
 {% endmacro %}
 
+{#- An allowed lateness: a fixed duration, zero or more. -#}
+{% macro _lateness_duration(value, macro_name, argument='allowed_lateness') %}
+    {%- set micros = window_tvf._parse_duration(value, macro_name, argument) -%}
+    {%- if micros < 0 -%}
+        {{ window_tvf._argument_error(macro_name, argument, value, "it must be zero or a positive duration, e.g. '2 hours'") }}
+    {%- endif -%}
+    {{ return(micros) }}
+{% endmacro %}
+
 {% macro _positive_duration(value, macro_name, argument) %}
     {%- set micros = window_tvf._parse_duration(value, macro_name, argument) -%}
     {%- if micros <= 0 -%}

@@ -47,11 +47,7 @@
                 ~ "(e.g. '2 hours'; '0 seconds' for events that arrive in order) or pass a watermark: an ISO 8601 time "
                 ~ "such as '2026-11-01T03:00:00Z' or a SQL expression of a timestamp") }}
         {%- endif -%}
-        {%- set lateness = window_tvf._parse_duration(spec.allowed_lateness, macro_name, 'allowed_lateness') -%}
-        {%- if lateness < 0 -%}
-            {{ window_tvf._argument_error(macro_name, 'allowed_lateness', spec.allowed_lateness,
-                "it must be zero or a positive duration, e.g. '2 hours'") }}
-        {%- endif -%}
+        {%- set lateness = window_tvf._lateness_duration(spec.allowed_lateness, macro_name) -%}
         {%- set source = relation if relation is string else relation.render() -%}
         {{ return(window_tvf._plus_micros('(select max(' ~ spec.timecol ~ ') from ' ~ source ~ ')', -lateness)) }}
     {%- endif -%}

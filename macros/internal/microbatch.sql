@@ -205,11 +205,7 @@ where batch_windows.window_time >= {{ window_tvf._batch_time_literal(batch.start
     spec's allowed_lateness admits are given up: say which, once per run (in its first batch).
 -#}
 {% macro _batch_lookback_check(batch, macro_name, spec) %}
-    {%- set lateness = window_tvf._parse_duration(spec.allowed_lateness, macro_name, 'allowed_lateness') -%}
-    {%- if lateness < 0 -%}
-        {{ window_tvf._argument_error(macro_name, 'allowed_lateness', spec.allowed_lateness,
-            "it must be zero or a positive duration, e.g. '2 hours'") }}
-    {%- endif -%}
+    {%- set lateness = window_tvf._lateness_duration(spec.allowed_lateness, macro_name) -%}
     {%- set offsets = window_tvf._batch_zone_offsets(spec, none, macro_name) -%}
     {%- set spread = ((offsets | max) - (offsets | min)) * 1000000 -%}
     {%- set shortest = {'hour': 3600, 'day': 86400, 'month': 28 * 86400, 'year': 365 * 86400}[batch.size] * 1000000 -%}

@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from dbt_harness import REPO, DbtRun, configure_environment, run_dbt
+from dbt_harness import EXCLUDED_FROM_BUILD, REPO, DbtRun, configure_environment, run_dbt
 
 # The DAGs' support package (dags/window_tvf_pipeline), importable as Airflow makes it.
 sys.path.insert(0, str(REPO / "dags"))
@@ -33,10 +33,6 @@ configure_environment(SPARK_DIR)
 BUILD_GROUP = "build"
 OWN_GROUP = {"test_scheduled_pipeline", "test_crash_recovery", "test_spark_clusters", "test_incremental_deduplicate",
              "test_airflow_deployment", "test_microbatch"}
-
-
-# Nodes a lean run leaves out of its build (spark_versions.py's LEAN.exclude); the tests that count nodes skip them.
-EXCLUDED_FROM_BUILD = os.environ.get("WINDOW_TVF_TEST_EXCLUDE", "").split()
 
 
 @pytest.fixture(scope="session")

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import ast
-import os
 import re
 
-from dbt_harness import TABLE_FORMAT, DbtRun, compiled, run_dbt
+from dbt_harness import EXCLUDED_FROM_BUILD, TABLE_FORMAT, DbtRun, compiled, run_dbt
 from test_documented_examples import equality_results
 
 # Example pipeline model -> seed with its hand-checked expected output.
@@ -41,8 +40,7 @@ def test_window_operation_examples_equal_expected_tables(built: DbtRun) -> None:
 
 
 def test_window_operation_edge_cases_pass(built: DbtRun) -> None:
-    # the lean run on the oldest Spark leaves some out of its build (conftest.EXCLUDED_FROM_BUILD)
-    expected = DATA_TESTS - set(os.environ.get("WINDOW_TVF_TEST_EXCLUDE", "").split())
+    expected = DATA_TESTS - set(EXCLUDED_FROM_BUILD)  # the lean run on the oldest Spark leaves some out
     statuses = {name: str(r.status) for name, r in built.results_by_name().items() if name in DATA_TESTS}
     assert statuses == {name: "pass" for name in expected}
 
