@@ -12,7 +12,7 @@ export DBT_PROFILES_DIR ?= $(CURDIR)
 export SPARK_LOCAL_IP ?= 127.0.0.1
 export DBT_SEND_ANONYMOUS_USAGE_STATS ?= False
 
-.PHONY: setup pipeline airflow airflow-stop airflow-status airflow-sql airflow-reset test-airflow bench-airflow test test-compat test-formats bench bench-formats bench-distinct bench-time-zones bench-paths bench-tumble bench-pipeline bench-volume bench-nexmark bench-microbatch bench-gap-fill lock clean
+.PHONY: setup pipeline airflow airflow-stop airflow-status airflow-sql airflow-reset test-airflow bench-airflow bench-airflow-tasks test test-compat test-formats bench bench-formats bench-distinct bench-time-zones bench-paths bench-tumble bench-pipeline bench-volume bench-nexmark bench-microbatch bench-gap-fill lock clean
 
 $(BIN)/.synced: requirements.lock
 	@scripts/check_prerequisites.sh
@@ -94,6 +94,8 @@ airflow-reset: setup
 # `make airflow`, `make airflow-stop` then `make airflow` (runs, logs, tables, landing files, login, ports kept);
 # every table against dag.test()'s, the printed commands as printed, airflow-reset; the UI's grid in headless
 # Chromium (skipped without it: apt-get install -y chromium), its screenshot in docs/airflow_grid.png.
+# tests/python/test_airflow_cosmos.py: the per-model DAGs rendered, then a per-model deployment over a copy of the
+# project with a broken model: its own red task, the retry that reruns it alone, the grid (docs/airflow_grid_per_model.png).
 # tests/python/test_airflow_postgres.py: make airflow AIRFLOW_DB=postgresql://... on a PostgreSQL server it starts
 # (scripts/install_postgres.sh installs Debian's postgresql package where missing), resume, status, reset.
 test-airflow: setup
@@ -222,6 +224,14 @@ BENCH_AIRFLOW_INTERVALS ?= 24
 bench-airflow: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/python bench/airflow_backfill.py --intervals $(BENCH_AIRFLOW_INTERVALS)
+
+# One Airflow task per dbt model (astronomer-cosmos, watcher mode) against the coarse tasks, under the scheduler: two
+# deployments one after the other, a backfill of the same intervals each, every table compared; its section of
+# docs/airflow_deployment.md (4 intervals: about 25 minutes on 2 cores). Options: BENCH_TASKS_INTERVALS=6.
+BENCH_TASKS_INTERVALS ?= 4
+bench-airflow-tasks: setup
+	@scripts/check_prerequisites.sh
+	$(BIN)/python bench/airflow_dbt_tasks.py --intervals $(BENCH_TASKS_INTERVALS)
 
 # Recompile the lock files after editing requirements.in or requirements-spark*.in.
 lock: setup

@@ -23,6 +23,7 @@ import sys
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
+from typing import Any, Callable
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "scripts"))
@@ -60,11 +61,12 @@ def create_backfill(running: Running, first: datetime, last: datetime, attempts:
         time.sleep(2)
 
 
-def scheduler_phase(intervals: int) -> tuple[list[tuple[datetime, float, str]], dict[str, list[float]], float, str,
-                                             str]:
-    """Returns (interval start, run seconds, state) per run, each task's seconds over the runs, the backfill's wall
-    seconds, and the load before/after."""
-    config = LocalAirflow(home=HOME, hours=intervals, feed_hours=0, unpause_hourly=False, run_reference=False)
+def scheduler_phase(config: LocalAirflow, intervals: int, inspect: Callable[[Running], Any] | None = None
+                    ) -> tuple[list[tuple[datetime, float, str]], dict[str, list[float]], float, str, str, Any]:
+    """A new deployment of `config` (its hourly DAG paused, the reference DAG off) and a backfill of `intervals`
+    hours from its first interval, one run at a time. Returns (interval start, run seconds, state) per run, each
+    task's seconds over the runs, the backfill's wall seconds, the load before/after, and what `inspect` returned
+    for the deployment after its last run (before it is stopped)."""
     # A new deployment each time (start resumes a recorded one): the backfill's intervals end before now.
     reset(config, say=lambda line: print(line, flush=True))
     before = load()
@@ -81,6 +83,8 @@ def scheduler_phase(intervals: int) -> tuple[list[tuple[datetime, float, str]], 
         runs = wait_for_runs(running, HOURLY_DAG, intervals, timeout=intervals * 900)
         wall = time.monotonic() - began
         set_paused(running, HOURLY_DAG, True, running.token())
+        # The backfill's runs only (an hour that ended meanwhile may have been scheduled after them).
+        runs = [run for run in runs if first <= parse_time(run["data_interval_start"]) <= last]
         per_run = [
             (parse_time(run["data_interval_start"]),
              (parse_time(run["end_date"]) - parse_time(run["start_date"])).total_seconds(), run["state"])
@@ -90,9 +94,10 @@ def scheduler_phase(intervals: int) -> tuple[list[tuple[datetime, float, str]], 
         for run in runs:
             for task_id, instance in run["tasks"].items():
                 per_task.setdefault(task_id, []).append(instance.get("duration") or 0.0)
+        inspected = inspect(running) if inspect else None
     finally:
         stop(config)
-    return per_run, per_task, wall, before, load()
+    return per_run, per_task, wall, before, load(), inspected
 
 
 def dag_test_phase(starts: list[datetime]) -> tuple[list[float], dict[str, list[float]], str, str]:
@@ -190,7 +195,8 @@ def main() -> int:
     parser.add_argument("--intervals", type=int, default=24)
     parser.add_argument("--doc", type=Path, default=DOC)
     args = parser.parse_args()
-    per_run, scheduler_tasks, wall, *scheduler_load = scheduler_phase(args.intervals)
+    config = LocalAirflow(home=HOME, hours=args.intervals, feed_hours=0, unpause_hourly=False, run_reference=False)
+    per_run, scheduler_tasks, wall, *scheduler_load, _ = scheduler_phase(config, args.intervals)
     for start_, seconds, state in per_run:
         print(f"scheduler [{start_:%H:%M}] {state} in {seconds:.0f} s", flush=True)
     if any(state != "success" for _, _, state in per_run):

@@ -120,6 +120,9 @@ class Settings:
     # 'incremental': the window tables are insert_overwrite models rebuilt from the interval's dates; 'microbatch':
     # their dbt microbatch twins, built for the batches of the window times the interval's events can change.
     window_models: str = "incremental"
+    # The DAGs' end_date: no run is scheduled for an interval that starts after it (None: they run on). A benchmark
+    # that backfills given hours sets it, so that an hour ending meanwhile is not scheduled beside its backfill.
+    end: datetime | None = None
     # 'coarse': each dbt build step is one task; 'per_model': one task per dbt node (astronomer-cosmos' watcher mode,
     # dags/window_tvf_pipeline/model_tasks.py). The Airflow Variable `window_tvf_dbt_tasks`, read when a DAG is parsed.
     dbt_tasks: str = "coarse"
@@ -147,6 +150,7 @@ class Settings:
             max_rejected_share=_share(environ, "WINDOW_TVF_MAX_REJECTED_SHARE", 0.1),
             window_models=_choice(environ, "WINDOW_TVF_WINDOW_MODELS", list(WINDOW_MODELS), "incremental"),
             dbt_tasks=_choice(environ, "AIRFLOW_VAR_WINDOW_TVF_DBT_TASKS", DBT_TASKS, "coarse"),
+            end=parse_utc(environ["WINDOW_TVF_PIPELINE_END"]) if environ.get("WINDOW_TVF_PIPELINE_END") else None,
         )
 
     def window_table(self, table: str) -> str:
@@ -193,6 +197,7 @@ class Settings:
         so a task that failed with it gets about 3.5 minutes of retries, enough for a restart on a loaded machine."""
         return {
             "start_date": self.start,
+            **({"end_date": self.end} if self.end else {}),
             "max_active_runs": 1,
             "max_active_tasks": 4 if self.on_server else 1,
             "tags": ["window_tvf"],

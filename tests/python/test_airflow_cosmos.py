@@ -1,19 +1,25 @@
 """window_tvf_dbt_tasks=per_model (dags/window_tvf_pipeline/model_tasks.py): each DAG renders one Airflow task per
 dbt node of each build step, exactly dbt's own selection for that step, and the gates, the snapshot wait and the
-Great Expectations checks stay tasks of their own in the coarse DAG's order. Renders only (no dbt build: the runs
-are tests/python/test_airflow_deployment.py's, under the real scheduler). Run by `make test-airflow` (a dbt parse
-and a `dbt ls` per build step, about a minute: `make test` has no minute to spare under CI's 25)."""
+Great Expectations checks stay tasks of their own in the coarse DAG's order (rendering only, about a minute). Then
+under the real scheduler: a per-model deployment over a copy of the project with a broken model, its red task and
+the retry that reruns it alone, and the per-model grid in headless Chromium (about 10 minutes more). Run by
+`make test-airflow`: `make test` has no minute to spare under CI's 25."""
 
 from __future__ import annotations
 
 import json
 import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from dbt_harness import REPO
+from headless_chromium import find_chromium, open_page
 
 from window_tvf_pipeline import tasks
 from window_tvf_pipeline.config import Settings
@@ -98,3 +104,125 @@ def test_coarse_is_the_default(monkeypatch) -> None:
     assert {t.task_id for t in dags["window_tvf_orders_hourly"].tasks} == {
         "build_event_windows", "wait_for_price_snapshot", "load_price_snapshots", "build_priced_orders",
         "check_order_windows"}
+
+
+# A model broken by a commit, under the real scheduler: the deployment of `make airflow AIRFLOW_ARGS="--dbt-tasks
+# per_model"` over a copy of the project (the test edits the copy, never the checkout), one hourly interval.
+BROKEN_MODEL = "fct_early_order_events"  # a view at the end of the event branch: no model reads it
+BROKEN_FILE = Path("models") / "order_pipeline" / f"{BROKEN_MODEL}.sql"
+BROKEN_COLUMN = "arrival_status_broken_by_the_test"
+PER_MODEL_GRID = REPO / "docs" / "airflow_grid_per_model.png"
+EXPAND_ALL = """(() => { const button = [...document.querySelectorAll('button')]
+    .find(b => b.getAttribute('aria-label') === 'Expand all task groups');
+    if (button) { button.click(); return true; } return false; })()"""
+START = """import sys
+from pathlib import Path
+sys.path.insert(0, sys.argv[1])
+from airflow_local import LocalAirflow, start
+start(LocalAirflow(home=Path(sys.argv[2]), hours=1, feed_hours=0, run_reference=False, dbt_tasks="per_model"))
+"""
+
+
+def _copy_of_the_project(to: Path) -> Path:
+    """The checkout's files as they are (committed or not, ignored ones left out), as a teammate's clone would be."""
+    listed = subprocess.run(["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"], cwd=REPO,
+                            check=True, capture_output=True).stdout.decode().split("\0")
+    for name in filter(None, listed):
+        if (REPO / name).is_file():
+            (to / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(REPO / name, to / name)
+    return to
+
+
+@pytest.fixture(scope="module")
+def per_model_deployment(tmp_path_factory: pytest.TempPathFactory) -> Any:
+    sys.path.insert(0, str(REPO / "scripts"))
+    from airflow_local import Running
+
+    project = _copy_of_the_project(tmp_path_factory.mktemp("checkout") / "window-tvf")
+    model = project / BROKEN_FILE
+    fixed = model.read_text()
+    assert "where arrival_status = 'early'" in fixed
+    model.write_text(fixed.replace("where arrival_status =", f"where {BROKEN_COLUMN} ="))
+    home = project / ".airflow" / "deployment"
+    control = [sys.executable, str(project / "scripts" / "airflow_local.py")]
+    started = subprocess.run([sys.executable, "-c", START, str(project / "scripts"), str(home)],
+                             capture_output=True, text=True, timeout=900)
+    try:
+        assert started.returncode == 0, started.stderr[-3000:]
+        yield Running.load(home / "deployment.json"), model, fixed
+    finally:
+        subprocess.run([*control, "stop", "--home", str(home)], capture_output=True, timeout=300)
+
+
+def _task_instances(running: Any) -> dict[str, dict]:
+    from airflow_local import HOURLY_DAG, dag_runs
+
+    runs = dag_runs(running, HOURLY_DAG, running.token())
+    return runs[0]["tasks"] if runs else {}
+
+
+def _attempt_log(running: Any, instance: dict, attempt: int) -> str:
+    path = (running.home / "logs" / f"dag_id={instance['dag_id']}" / f"run_id={instance['dag_run_id']}"
+            / f"task_id={instance['task_id']}" / f"attempt={attempt}.log")
+    return path.read_text()
+
+
+def test_a_broken_model_is_its_own_red_task_and_its_retry_reruns_only_it(per_model_deployment) -> None:
+    """The commit's model fails in the build step's one `dbt build`: its own task turns red (try 1) with the model's
+    Spark error in its log, and dbt's other nodes stay green. The fix lands while the task waits for its retry. A
+    retry while the producer still builds reads the same failed result; the first retry after it has finished runs
+    `dbt run --select <model>` alone (Cosmos' fallback) and succeeds, and the interval ends green. The producer's
+    own retry skips (Cosmos' watcher does not rerun the build); no other task takes a second try."""
+    from airflow_local import HOURLY_DAG, _wait, wait_for_runs
+
+    running, model, fixed = per_model_deployment
+    scheduler_log = running.home / "services" / "scheduler.log"
+    task_id = f"build_event_windows.{BROKEN_MODEL}_run"  # a model without tests: one task, `<model>_run`
+    producer = "build_event_windows.dbt_producer_watcher"
+
+    def failed_once() -> dict | None:
+        instance = _task_instances(running).get(task_id)
+        return instance if instance and instance["state"] in ("up_for_retry", "failed") else None
+
+    red = _wait(failed_once, f"{task_id} to fail", running, scheduler_log, timeout=1800)
+    model.write_text(fixed)  # the fix, committed while the task waits for its retry (30 s or more)
+    assert red["state"] == "up_for_retry", red
+    first = _attempt_log(running, red, 1)
+    assert BROKEN_COLUMN in first and "UNRESOLVED_COLUMN" in first, first[-3000:]
+
+    run = wait_for_runs(running, HOURLY_DAG, 1, timeout=1800)[0]
+    instances = run["tasks"]
+    states = {t: i["state"] for t, i in instances.items()}
+    assert run["state"] == "success", {t: state for t, state in states.items() if state != "success"}
+    assert states == {t: "skipped" if t == producer else "success" for t in instances}
+    assert {t for t, i in instances.items() if i["try_number"] > 1} == {task_id, producer}
+    tries = instances[task_id]["try_number"]
+    last = _attempt_log(running, instances[task_id], tries)
+    # Cosmos' fallback: "Retry attempt #N - Running model '<unique id>' ...", then dbt run of that model alone
+    assert f"Running model 'model.window_tvf.{BROKEN_MODEL}'" in last, last[-3000:]
+    assert f"'run', '--select', 'fqn:window_tvf.order_pipeline.{BROKEN_MODEL}'" in last, last[-3000:]
+    assert "Completed successfully" in last and BROKEN_COLUMN not in last, last[-3000:]
+    # the attempts between the first and the last read the producer's result while it was still building
+    for attempt in range(2, tries):
+        assert "still running" in _attempt_log(running, instances[task_id], attempt)
+    # every other model of the step ran once, in the producer's build
+    windows = [t for t in instances if t.startswith("build_event_windows.") and t not in (task_id, producer)]
+    assert len(windows) > 30 and all(instances[t]["try_number"] == 1 for t in windows)
+
+
+@pytest.mark.skipif(find_chromium() is None, reason="no chromium on PATH (Debian: apt-get install -y chromium)")
+def test_the_per_model_grid(per_model_deployment) -> None:
+    """The hourly DAG's grid with a task per model (docs/airflow_grid_per_model.png), after the run above."""
+    from spark_cluster import free_port
+
+    running, _, _ = per_model_deployment
+    with open_page(f"{running.api_url}/dags/window_tvf_orders_hourly", {"_token": running.token()},
+                   free_port()) as page:
+        page.wait_for("document.querySelectorAll('a[data-testid^=\"grid-\"]').length >= 10")  # groups collapsed
+        page.wait_for(EXPAND_ALL)
+        cells = page.wait_for("document.querySelectorAll('a[data-testid^=\"grid-\"]').length > 30 && "
+                              "document.querySelectorAll('a[data-testid^=\"grid-\"]').length")
+        page.screenshot(PER_MODEL_GRID)
+    assert cells > 30
+    assert PER_MODEL_GRID.stat().st_size > 10_000
