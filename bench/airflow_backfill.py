@@ -21,7 +21,7 @@ import shutil
 import statistics
 import sys
 import time
-from datetime import datetime, timedelta
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any, Callable
 
@@ -195,7 +195,10 @@ def main() -> int:
     parser.add_argument("--intervals", type=int, default=24)
     parser.add_argument("--doc", type=Path, default=DOC)
     args = parser.parse_args()
-    config = LocalAirflow(home=HOME, hours=args.intervals, feed_hours=0, unpause_hourly=False, run_reference=False)
+    # Given hours: the deployment's DAG then has an end_date, so no hour that ends during the backfill runs beside it.
+    first = datetime.now(timezone.utc).replace(minute=0, second=0, microsecond=0) - timedelta(hours=args.intervals)
+    config = LocalAirflow(home=HOME, hours=args.intervals, feed_hours=0, unpause_hourly=False, run_reference=False,
+                          first=first)
     per_run, scheduler_tasks, wall, *scheduler_load, _ = scheduler_phase(config, args.intervals)
     for start_, seconds, state in per_run:
         print(f"scheduler [{start_:%H:%M}] {state} in {seconds:.0f} s", flush=True)
