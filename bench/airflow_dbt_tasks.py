@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
-import subprocess
 import sys
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
@@ -30,6 +29,9 @@ from airflow_backfill import load, scheduler_phase  # noqa: E402  (bench/, this 
 from airflow_local import LocalAirflow, Running  # noqa: E402
 from harness import write_section  # noqa: E402
 
+sys.path.insert(0, str(REPO / "tests" / "python"))
+from pipeline_child import dump_in_a_process  # noqa: E402
+
 HOMES = {mode: REPO / ".airflow" / f"bench-{mode}" for mode in ("coarse", "per_model")}
 DOC = REPO / "docs" / "airflow_deployment.md"
 TARGET_RATIO = 1.2
@@ -39,16 +41,9 @@ PRODUCER = "dbt_producer_watcher"
 def dump_tables(running: Running, path: Path) -> dict[str, list[str]]:
     """Every pipeline table on the deployment's Spark server (a client process with the tasks' settings), the
     deployment's landing directory in its rows' source_file written `<landing>` (each deployment has its own)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run(
-        [sys.executable, str(REPO / "tests" / "python" / "pipeline_child.py"), "dump", str(path)],
-        env=running.env, capture_output=True, text=True, timeout=900,
-    )
-    if done.returncode != 0:
-        raise RuntimeError(f"dumping the tables failed:\n{done.stderr[-3000:]}")
     landing = json.dumps(running.env["WINDOW_TVF_LANDING_DIR"])[1:-1]
     return {table: sorted(row.replace(landing, "<landing>") for row in rows)
-            for table, rows in json.loads(path.read_text()).items()}
+            for table, rows in dump_in_a_process(running.env, path).items()}
 
 
 def step_seconds(per_task: dict[str, list[float]]) -> dict[str, list[float]]:

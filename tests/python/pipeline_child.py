@@ -63,6 +63,19 @@ def staging(path: str) -> None:
     Path(path).write_text(json.dumps(sorted(str(p.relative_to(root)) for p in root.glob("*/.spark-staging-*"))))
 
 
+def dump_in_a_process(env: dict[str, str], path: Path, timeout: float = 900) -> dict[str, list[str]]:
+    """Every pipeline table's rows, as `dump` writes them, from a process of its own with the given environment (a
+    deployment's: its target, Spark server and schema); raises with the end of its stderr if it fails."""
+    import subprocess
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    done = subprocess.run([sys.executable, __file__, "dump", str(path)], env=env, capture_output=True, text=True,
+                          timeout=timeout)
+    if done.returncode != 0:
+        raise RuntimeError(f"pipeline_child.py dump failed:\n{done.stderr[-3000:]}")
+    return json.loads(path.read_text())
+
+
 def main(argv: list[str]) -> None:
     steps: list[list[str]] = [[]]
     for word in argv:  # split on the word `then` (paths may hold spaces)

@@ -386,14 +386,9 @@ def test_figures(faults: Faults, scheduled: list[dict]) -> None:
 
 def _server_tables(deployment: Running) -> dict[str, list[str]]:
     """Every pipeline table on the deployment's Spark server, dumped by a client process with the tasks' settings."""
-    dump = WORK / "server_tables.json"
-    dump.parent.mkdir(parents=True, exist_ok=True)
-    done = subprocess.run(
-        [sys.executable, str(REPO / "tests" / "python" / "pipeline_child.py"), "dump", str(dump)],
-        env=deployment.env, capture_output=True, text=True, timeout=600,
-    )
-    assert done.returncode == 0, done.stderr[-3000:]
-    return json.loads(dump.read_text())
+    from pipeline_child import dump_in_a_process
+
+    return dump_in_a_process(deployment.env, WORK / "server_tables.json", timeout=600)
 
 
 def test_every_table_equals_the_dag_test_path(deployment: Running, scheduled: list[dict]) -> None:
