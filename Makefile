@@ -137,7 +137,7 @@ test-formats: setup .venv-formats/.synced .spark/jars/delta-spark4.0/.fetched .s
 	$(BIN)/python tests/python/spark_versions.py $(FORMAT_RUNS)
 
 # The window aggregation's write step on parquet, Delta Lake and Iceberg tables in one Spark 4.0 session, three key
-# shapes at 3 M events (bench/table_format_writes.py, about 15 minutes): full builds, a day rewritten by insert
+# shapes at 3 M events (bench/table_format_writes.py, about 8 minutes): full builds, a day rewritten by insert
 # overwrite, Delta's replaceWhere and MERGE; docs/table_formats.md, "Write speed". FORMATS_ARGS="--rows 300000 --repeats 1".
 bench-formats: setup .venv-formats/.synced .spark/jars/delta-spark4.0/.fetched .spark/jars/iceberg-spark4.0/.fetched
 	@scripts/check_prerequisites.sh

@@ -1,7 +1,7 @@
 """Benchmark: the window aggregation's write step on parquet, Delta Lake and Apache Iceberg tables, in one run, on
 the three key shapes of bench/window_aggregation.py (issue 38, item 4).
 
-    make bench-formats                                  # 3 M events per shape, median of 3 runs (about 15 minutes)
+    make bench-formats                                  # 3 M events per shape, median of 3 runs (about 8 minutes)
     .venv-formats/bin/python bench/table_format_writes.py --rows 300000 --repeats 1   # a quick check
 
 One local[2] SparkSession on pyspark 4.0 (the newest Spark with a release of both formats, docs/table_formats.md)
