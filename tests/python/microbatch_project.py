@@ -16,9 +16,10 @@ from pathlib import Path
 from dbt_harness import REPO, TABLE_FORMAT
 
 SCHEMA = "window_tvf_microbatch"
-# Hourly batches [00:00, 10:00) on 2026-11-01 UTC: New York's midnight (04:00Z), its repeated 01:00 hour
-# (05:00-07:00Z) and the switch itself (06:00Z); daily batches 2026-11-01 to 2026-11-03.
-HOURLY = ("2026-11-01T00:00:00", "2026-11-01T10:00:00")
+# Hourly batches [00:00, 08:00) on 2026-11-01 UTC: New York's midnight (04:00Z), its repeated 01:00 hour
+# (05:00-07:00Z) and the switch itself (06:00Z), and an hour after it; daily batches 2026-11-01 to 2026-11-03.
+# (Events run on to 13:00: the full builds hold windows past the hourly range, which the comparisons leave out.)
+HOURLY = ("2026-11-01T00:00:00", "2026-11-01T08:00:00")
 DAILY = ("2026-11-01T00:00:00", "2026-11-03T00:00:00")
 FIRST_EVENT = datetime(2026, 10, 31, 21, 0)
 LAST_EVENT = datetime(2026, 11, 1, 13, 0)

@@ -112,7 +112,7 @@ def test_batches_add_the_partition_column_of_window_time(microbatch_project: Pat
     """).collect()[0][0]
     partitions = partition_count(spark, f"{SCHEMA}.mb_hop_1h_15m")
     daily = spark.sql(f"select count(*) from {SCHEMA}.mbd_session_10m where window_date != to_date(window_time)").collect()[0][0]
-    assert (off, partitions, daily) == (0, 10, 0)
+    assert (off, partitions, daily) == (0, 8, 0)
 
 
 def test_plain_dbt_microbatch_cuts_windows_at_the_batch_start(microbatch_project: Path, spark: Any) -> None:
@@ -125,12 +125,12 @@ def test_plain_dbt_microbatch_cuts_windows_at_the_batch_start(microbatch_project
     with_package = spark.sql(f"select {columns} from {SCHEMA}.mb_hop_1h_15m")
     keys = ["window_start", "window_end", "item_id"]
     assert expected.exceptAll(with_package).count() == 0
-    # 200 windows end in the ten batches; plain microbatch gets 142 of them wrong: 136 with too few orders or users
-    # (their rows before the batch start were filtered away), 6 missing; and it writes 14 windows ending after the
-    # last batch from that batch's rows alone (README, "dbt microbatch models").
+    # 160 windows end in the eight batches (32 per item); plain microbatch gets 113 of them wrong: 109 with too few
+    # orders or users (their rows before the batch start were filtered away), 4 missing; and it writes 15 windows
+    # ending after the last batch from that batch's rows alone (README, "dbt microbatch models").
     outcome = (expected.count(), expected.exceptAll(plain).count(), expected.select(*keys).exceptAll(plain.select(*keys)).count(),
                plain.count() - expected.count() + expected.select(*keys).exceptAll(plain.select(*keys)).count())
-    assert outcome == (200, 142, 6, 14), outcome
+    assert outcome == (160, 113, 4, 15), outcome
 
 
 def test_a_batch_reads_only_the_partitions_its_windows_need(microbatch_project: Path, spark: Any) -> None:
@@ -168,7 +168,7 @@ def test_a_failed_batch_and_dbt_retry_give_the_full_build(microbatch_project: Pa
                      "--event-time-end", project.HOURLY[1]], project_dir=microbatch_project)
     assert not first.success
     batches = first.result.results[0].batch_results
-    assert [start.hour for start, _ in batches.failed] == [3] and len(batches.successful) == 9
+    assert [start.hour for start, _ in batches.failed] == [3] and len(batches.successful) == 7
     spark.sql(f"create table {SCHEMA}.retry_gate using {TABLE_FORMAT} as select 1 as open")
     retried = run_dbt(["retry"], project_dir=microbatch_project)
     assert retried.success, retried.messages
