@@ -207,7 +207,8 @@ def test_a_broken_model_is_its_own_red_task_and_its_retry_reruns_only_it(per_mod
     # building ("is still running"), or failed and waiting for its own retry, which skips ("is still up_for_retry")
     for attempt in range(2, tries):
         between = _attempt_log(running, instances[task_id], attempt)
-        assert re.search(rf"Try #{attempt} but producer '{re.escape(producer)}' is still (running|up_for_retry)", between), between[-3000:]
+        waited = rf"Try #{attempt} but producer '{re.escape(producer)}' is still (running|up_for_retry)"
+        assert re.search(waited, between), between[-3000:]
     # every other model of the step ran once, in the producer's build
     windows = [t for t in instances if t.startswith("build_event_windows.") and t not in (task_id, producer)]
     assert len(windows) > 30 and all(instances[t]["try_number"] == 1 for t in windows)
