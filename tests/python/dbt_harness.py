@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -98,7 +99,6 @@ def run_dbt(args: list[str], project_dir: Path = REPO) -> DbtRun:
 # compiles. Only once this process's SparkSession is open (the first dbt call opens it with the profile's settings);
 # parsed again whenever the environment dbt reads (WINDOW_TVF_*, DBT_*) changed. The compiled SQL is the same: a
 # macro that looks a relation up (adapter.get_relation) asks Spark instead of the cache.
-_MANIFEST: dict[tuple, Any] = {}
 
 
 def _inline_compile(args: list[str]) -> bool:
@@ -117,16 +117,16 @@ def _drop_inline_node(manifest: Any) -> None:
 
 
 def _parsed_manifest() -> Any:
+    return _manifest_for(tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith(("WINDOW_TVF_", "DBT_")))))
+
+
+@functools.lru_cache(maxsize=1)
+def _manifest_for(environment: tuple) -> Any:
+    """The project parsed under `environment` (the variables dbt reads); None if it does not parse."""
     from dbt.cli.main import dbtRunner
 
-    key = tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith(("WINDOW_TVF_", "DBT_"))))
-    if key not in _MANIFEST:
-        outcome = dbtRunner().invoke(["parse", "--quiet", "--project-dir", str(REPO), "--profiles-dir", str(REPO)])
-        if not outcome.success:
-            return None
-        _MANIFEST.clear()
-        _MANIFEST[key] = outcome.result
-    return _MANIFEST[key]
+    outcome = dbtRunner().invoke(["parse", "--quiet", "--project-dir", str(REPO), "--profiles-dir", str(REPO)])
+    return outcome.result if outcome.success else None
 
 
 def compile_error(sql: str) -> str:
