@@ -463,7 +463,8 @@ def interval_3(first_three_intervals: dict, hourly: Any, spark: Any) -> dict[str
     snapshot = price_file(LANDING, hour(3))  # in force from 03:00: interval 3 needs it
     held_back = snapshot.with_suffix(".held")
     snapshot.rename(held_back)
-    # (its window checks are left to the last run, which rebuilds the same windows: test_rerun_of_an_interval_...)
+    # Its window checks are left to the last run, which rebuilds the same windows (asserted by
+    # test_rerun_of_an_interval_leaves_every_table_identical) and checks them.
     unchecked = [task_id for task_id in hourly.task_ids if task_id != "check_order_windows"]
     seen: dict[str, Any] = {"without": dag_runs.run_interval(hourly, hour(3), only=unchecked),
                             "priced_without": priced_hours()}
