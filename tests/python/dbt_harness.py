@@ -92,15 +92,6 @@ def run_dbt(args: list[str], project_dir: Path = REPO) -> DbtRun:
     return DbtRun(outcome.success, outcome.result, outcome.exception, log)
 
 
-# `compile --inline` against this project (not the throw-away projects tests write) is the tests' most frequent dbt
-# call (some 280 in make test). dbt would parse the project again, write manifest.json and list every table of the
-# schema (its relation cache) for each: about 2 s a call after the build. With the project's manifest parsed once and
-# neither of the other two, a call takes 0.1-0.3 s when the macro rejects its arguments and under a second when it
-# compiles. Only once this process's SparkSession is open (the first dbt call opens it with the profile's settings);
-# parsed again whenever the environment dbt reads (WINDOW_TVF_*, DBT_*) changed. The compiled SQL is the same: a
-# macro that looks a relation up (adapter.get_relation) asks Spark instead of the cache.
-
-
 def _inline_compile(args: list[str]) -> bool:
     from pyspark.sql import SparkSession
 
@@ -116,6 +107,13 @@ def _drop_inline_node(manifest: Any) -> None:
             nodes.pop(unique_id)
 
 
+# `compile --inline` against this project (not the throw-away projects tests write) is the tests' most frequent dbt
+# call (some 280 in make test). dbt would parse the project again, write manifest.json and list every table of the
+# schema (its relation cache) for each: about 2 s a call after the build. With the project's manifest parsed once and
+# neither of the other two, a call takes 0.1-0.3 s when the macro rejects its arguments and under a second when it
+# compiles. Only once this process's SparkSession is open (the first dbt call opens it with the profile's settings);
+# parsed again whenever the environment dbt reads (WINDOW_TVF_*, DBT_*) changed. The compiled SQL is the same: a
+# macro that looks a relation up (adapter.get_relation) asks Spark instead of the cache.
 def _parsed_manifest() -> Any:
     return _manifest_for(tuple(sorted((k, v) for k, v in os.environ.items() if k.startswith(("WINDOW_TVF_", "DBT_")))))
 
