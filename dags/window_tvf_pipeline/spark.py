@@ -15,16 +15,26 @@ from window_tvf_pipeline.config import Settings
 
 # The write command's arguments in a formatted plan: "Arguments: `spark_catalog`.`schema`.`table`, ..." for a
 # CREATE TABLE AS SELECT, "Arguments: file:/.../schema.db/table, ..." for an INSERT; an Iceberg table's write (a
-# data source V2 command) names it "IcebergWrite(table=spark_catalog.schema.table, ...)".
+# data source V2 command) names it "IcebergWrite(table=spark_catalog.schema.table, ...)". Delta Lake's insert
+# overwrite of partitions is "DeltaDynamicPartitionOverwriteCommand" with "Arguments: RelationV2[...]
+# spark_catalog.schema.table ...", its INSERT INTO "AppendDataExecV1" with "DeltaTableV2(<session>,file:/.../
+# schema.db/table,...", and a CREATE (OR REPLACE) TABLE AS SELECT in a V2 catalog (Delta's, Iceberg's)
+# "Atomic(Create|Replace)TableAsSelect" with "Arguments: <catalog>, schema.table, ..." (Spark 3.5 and 4.x alike).
 _WRITE = re.compile(
     r"\(\d+\) Execute (?:InsertIntoHadoopFsRelationCommand|CreateDataSourceTableAsSelectCommand)\n(?:.*\n)*?"
     r"Arguments: (?:`spark_catalog`\.`(\w+)`\.`(\w+)`|\S*/(\w+)\.db/(\w+),)"
     r"|\(\d+\) (?:OverwritePartitionsDynamic|OverwriteByExpression|AppendData)\n(?:.*\n)*?"
     r"Arguments: .*IcebergWrite\(table=(?:spark_catalog\.)?(\w+)\.(\w+),"
+    r"|\(\d+\) DeltaDynamicPartitionOverwriteCommand\nArguments: RelationV2\[[^\]]*\] (?:spark_catalog\.)?(\w+)\.(\w+) "
+    r"|\(\d+\) AppendDataExecV1\nArguments: DeltaTableV2\([^,]*,\S*/(\w+)\.db/(\w+),"
+    r"|\(\d+\) Atomic(?:Create|Replace)TableAsSelect\nArguments: [^,\n]+, (?:spark_catalog\.)?(\w+)\.(\w+), "
 )
 # "Scan parquet spark_catalog.schema.table", or "Scan text " for files read by path (the landing files); an Iceberg
 # table's scan is "BatchScan spark_catalog.schema.table" (group 1 empty).
 _SCAN = re.compile(r"^(?:Scan (\w+) ?|BatchScan )(?:spark_catalog\.)?([\w.]*)")
+# Not a scan of a table's data: an RDD (Delta Lake's table state) or a table format's own log (Delta's _delta_log,
+# read as JSON and parquet files each time it computes a snapshot).
+_NOT_DATA = re.compile(r"^Scan ExistingRDD|DeltaLogFileIndex|/_delta_log\b")
 # An Iceberg scan's pushed filters, partition columns' and others' alike: "[filters=a >= 1, b IS NOT NULL, groupedBy=]".
 _ICEBERG_FILTERS = re.compile(r"\[filters=(.*?), groupedBy=")
 _PARTITION_FILTERS = re.compile(r"PartitionFilters: \[(.*?)(?:\]|\.\.\.)(?:,|\n|$)")
@@ -95,9 +105,10 @@ class Scan:
 
 @dataclass(frozen=True)
 class Query:
-    """One SQL execution: the table it wrote (its model), if any, and its scans."""
+    """One SQL statement: the table it wrote (its model), if any, and its scans (those of its nested executions
+    too: queries_since)."""
 
-    execution_id: int
+    execution_id: int  # the statement's (root) execution
     written_table: str | None  # schema.table of an INSERT or CREATE ... AS SELECT
     scans: list[Scan]
 
@@ -114,7 +125,7 @@ def _scans(store: Any, execution_id: int) -> list[Scan]:
     for index in range(graph_nodes.size()):
         node = graph_nodes.apply(index)
         scan = _SCAN.match(node.name())
-        if not scan:
+        if not scan or _NOT_DATA.search(node.name()) or _NOT_DATA.search(node.desc()):
             continue
         metrics = node.metrics()
         named = {}
@@ -144,25 +155,44 @@ def last_execution_id(spark: Any) -> int:
     return -1 if count == 0 else store.executionsList(int(count) - 1, 1).apply(0).executionId()
 
 
+def _written_table(plans: list[str]) -> str | None:
+    """schema.table that the first of `plans` with a write command writes."""
+    for plan in plans:
+        written = _WRITE.search(plan)
+        if written:
+            return ".".join(name for name in written.groups() if name)
+    return None
+
+
 def queries_since(spark: Any, after_id: int) -> list[Query]:
-    """The finished SQL executions after `after_id`, oldest first, with what each wrote and scanned. Spark keeps
-    the last spark.sql.ui.retainedExecutions (1000) executions: call this after each run, not after a backfill."""
+    """The finished SQL executions after `after_id`, oldest first, with what each wrote and scanned. A statement
+    whose command runs its query as nested executions (Delta Lake's writes, a CREATE TABLE AS SELECT in a V2
+    catalog: the command's execution, then the query's with the scans, each with the command's as its root
+    execution, Spark 3.4 and later) is one Query: its root's id, the table its command writes and every nested
+    execution's scans. Spark keeps the last spark.sql.ui.retainedExecutions (1000) executions: call this after each
+    run, not after a backfill."""
     store = spark._jsparkSession.sharedState().statusStore()
     count = int(store.executionsCount())
     executions = store.executionsList(0, count)
-    queries = []
+    statements: dict[int, list[Any]] = {}  # root execution id -> its executions, root first
     for index in range(executions.size()):
         execution = executions.apply(index)
         execution_id = execution.executionId()
-        if execution_id <= after_id or execution.completionTime().isEmpty():
+        if execution_id <= after_id:
             continue
-        written = _WRITE.search(execution.physicalPlanDescription() or "")
-        names = [name for name in written.groups() if name] if written else []
+        root = execution.rootExecutionId()
+        statements.setdefault(root if root > after_id else execution_id, []).append(execution)
+    queries = []
+    for root_id, group in sorted(statements.items()):
+        root = next((execution for execution in group if execution.executionId() == root_id), group[0])
+        if root.completionTime().isEmpty():
+            continue
+        group.sort(key=lambda execution: execution.executionId() != root_id)
         queries.append(
             Query(
-                execution_id=execution_id,
-                written_table=".".join(names) if names else None,
-                scans=_scans(store, execution_id),
+                execution_id=root_id,
+                written_table=_written_table([execution.physicalPlanDescription() or "" for execution in group]),
+                scans=[scan for execution in group for scan in _scans(store, execution.executionId())],
             )
         )
     return queries

@@ -35,10 +35,14 @@ def configure_environment(spark_dir: Path) -> None:
 
 
 def partition_count(spark: Any, table: str) -> int:
-    """How many partitions `table` holds: `show partitions`, which Iceberg does not support
-    (PARTITION_MANAGEMENT_IS_UNSUPPORTED); there its `partitions` metadata table, one row per partition."""
+    """How many partitions `table` holds: `show partitions`, which Delta Lake and Iceberg do not support
+    (PARTITION_MANAGEMENT_IS_UNSUPPORTED); on Iceberg its `partitions` metadata table, one row per partition; on
+    Delta the distinct values of the partition columns `describe detail` names (Delta keeps no empty partition)."""
     if TABLE_FORMAT == "iceberg":
         return spark.sql(f"select count(*) from {table}.partitions").collect()[0][0]
+    if TABLE_FORMAT == "delta":
+        columns = ", ".join(spark.sql(f"describe detail {table}").first()["partitionColumns"])
+        return spark.sql(f"select count(*) from (select distinct {columns} from {table})").first()[0]
     return spark.sql(f"show partitions {table}").count()
 
 

@@ -114,15 +114,17 @@ FILES = {
 
 
 @pytest.fixture(scope="module")
-def spark(project: Path) -> object:
-    """dbt's in-process SparkSession (started by the project fixture's dbt runs): no need for the example build."""
-    from pyspark.sql import SparkSession
+def spark() -> object:
+    """The process's SparkSession, opened by dbt from the main project's profiles.yml (warehouse, metastore, the
+    table format's jars and catalog) before the throw-away project's first run, whose profile sets none of them:
+    this module runs on a worker of its own in make test (conftest.OWN_GROUP), with no build of the main project."""
+    from window_tvf_pipeline.spark import spark_session
 
-    return SparkSession.builder.getOrCreate()
+    return spark_session()
 
 
 @pytest.fixture(scope="module")
-def project(tmp_path_factory: pytest.TempPathFactory) -> Path:
+def project(spark: object, tmp_path_factory: pytest.TempPathFactory) -> Path:
     root = tmp_path_factory.mktemp("throwaway_ttl")
     for name, text in FILES.items():
         (root / name).parent.mkdir(parents=True, exist_ok=True)
@@ -173,9 +175,6 @@ def test_an_incremental_run_reads_only_the_ttl_of_state(project: Path, spark: ob
     """From Spark's executed plan: the interval [02:00, 03:00) reads, as state, only the model's partitions in
     (02:00 - 1 hour, 02:00), the arrival times of the rows kept then: 01:10, 01:30 and 01:30.000001 (01:00 is
     exactly one TTL back: expired). Everything older stays unread."""
-    import sys
-
-    sys.path.insert(0, str(REPO / "dags"))
     from window_tvf_pipeline.spark import last_execution_id, queries_since
 
     deduplicate(project, "--full-refresh", interval=hour(0))
