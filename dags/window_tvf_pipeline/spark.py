@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import os
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -155,8 +156,8 @@ def last_execution_id(spark: Any) -> int:
     return -1 if count == 0 else store.executionsList(int(count) - 1, 1).apply(0).executionId()
 
 
-def _written_table(plans: list[str]) -> str | None:
-    """schema.table that the first of `plans` with a write command writes."""
+def _written_table(plans: Iterable[str]) -> str | None:
+    """schema.table that the first of `plans` with a write command writes (read lazily: the root's plan first)."""
     for plan in plans:
         written = _WRITE.search(plan)
         if written:
@@ -184,14 +185,13 @@ def queries_since(spark: Any, after_id: int) -> list[Query]:
         statements.setdefault(root if root > after_id else execution_id, []).append(execution)
     queries = []
     for root_id, group in sorted(statements.items()):
-        root = next((execution for execution in group if execution.executionId() == root_id), group[0])
-        if root.completionTime().isEmpty():
+        group.sort(key=lambda execution: execution.executionId() != root_id)  # the root first (stable: then by id)
+        if group[0].completionTime().isEmpty():
             continue
-        group.sort(key=lambda execution: execution.executionId() != root_id)
         queries.append(
             Query(
                 execution_id=root_id,
-                written_table=_written_table([execution.physicalPlanDescription() or "" for execution in group]),
+                written_table=_written_table(execution.physicalPlanDescription() or "" for execution in group),
                 scans=[scan for execution in group for scan in _scans(store, execution.executionId())],
             )
         )

@@ -64,6 +64,16 @@ def spark(built: DbtRun):
     return SparkSession.builder.getOrCreate()
 
 
+@pytest.fixture(scope="session")
+def project_spark() -> Any:
+    """The process's SparkSession opened by dbt from the main project's profiles.yml (warehouse, metastore, session
+    zone, a table format's jars and catalog) without building the project: for the modules that build their own
+    throw-away projects (conftest.OWN_GROUP), whose profiles set none of that, before their first dbt run."""
+    from window_tvf_pipeline.spark import spark_session
+
+    return spark_session()
+
+
 OLDEST_SPARK_RUN = pytest.StashKey["Background | None"]()
 
 

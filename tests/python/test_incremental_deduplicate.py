@@ -114,13 +114,9 @@ FILES = {
 
 
 @pytest.fixture(scope="module")
-def spark() -> object:
-    """The process's SparkSession, opened by dbt from the main project's profiles.yml (warehouse, metastore, the
-    table format's jars and catalog) before the throw-away project's first run, whose profile sets none of them:
-    this module runs on a worker of its own in make test (conftest.OWN_GROUP), with no build of the main project."""
-    from window_tvf_pipeline.spark import spark_session
-
-    return spark_session()
+def spark(project_spark: object) -> object:
+    """The project's session, opened before the throw-away project's first run (conftest.project_spark)."""
+    return project_spark
 
 
 @pytest.fixture(scope="module")

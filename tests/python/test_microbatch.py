@@ -37,13 +37,10 @@ EXCLUDED = ["mb_retry_hop_1h_15m"]
 
 
 @pytest.fixture(scope="module")
-def spark() -> Any:
-    """The process's SparkSession, opened by dbt from the main project's profiles.yml (warehouse, metastore, session
-    zone) before the throw-away project's first run, whose profile sets none of them. The module needs no build of
-    the main project: make test runs it beside that build, on a worker of its own (conftest.OWN_GROUP)."""
-    from window_tvf_pipeline.spark import spark_session
-
-    return spark_session()
+def spark(project_spark: Any) -> Any:
+    """The project's session, opened before the throw-away project's first run (conftest.project_spark); the
+    module needs no build of the main project: make test runs it beside that build, on a worker of its own."""
+    return project_spark
 
 
 @pytest.fixture(scope="module")
