@@ -91,12 +91,8 @@
     {%- set rewritten = partition.column ~ ' >= ' ~ first_partition -%}
     {%- if spec.tvf == 'session' -%}
         {%- set changeable = 'window_end >= ' ~ bounds.earliest_wall -%}
-        {%- set read_from_wall -%}
-            (select least(min(window_start), {{ bounds.earliest_wall }}) from {{ this }}
-             where {{ rewritten }} and {{ changeable }})
-        {%- endset -%}
-        {%- set read_from = window_tvf._time_from_wall(bounds, 
-            "timestampdiff(microsecond, timestamp_ntz'1970-01-01 00:00:00', " ~ read_from_wall ~ ")") -%}
+        {%- set read_from = window_tvf._time_from_wall(bounds,
+            window_tvf._earliest_changeable_session(rewritten, changeable, bounds.earliest_micros)) -%}
     {%- else -%}
         {%- set changeable = 'window_end > ' ~ bounds.earliest_wall -%}
         {%- set read_from = window_tvf._time_from_wall(bounds, window_tvf._first_changeable_start(spec, bounds.earliest_micros, name)) -%}
@@ -123,6 +119,24 @@
     {%- endif -%}
     {{ return(window_tvf._emitted(window_tvf._dated_windows(recompute_input, aggregated, partition, columns,
         changeable, final_windows), emit, final)) }}
+{% endmacro %}
+
+{#-
+    The wall-clock start (microseconds, a number) of the earliest stored session a run can change: the earliest
+    that ends at or after the recompute's bound (`changeable`) in the partitions it rewrites, or the bound itself.
+    Read when the model runs, so the recompute's filter on the relation is a literal, which every table format
+    prunes by (Iceberg and Delta plan their files before a scalar subquery has a value: a subquery bound made the
+    sessions read every arrival hour there, docs/table_formats.md).
+-#}
+{% macro _earliest_changeable_session(rewritten, changeable, earliest_micros) %}
+    {%- if not execute -%}{{ return(earliest_micros) }}{%- endif -%}
+    {%- set query -%}
+        select timestampdiff(microsecond, timestamp_ntz'1970-01-01 00:00:00', min(window_start))
+        from {{ this }}
+        where {{ rewritten }} and {{ changeable }}
+    {%- endset -%}
+    {%- set earliest = run_query(query).columns[0].values()[0] -%}
+    {{ return(earliest_micros if earliest is none else [earliest | int, earliest_micros] | min) }}
 {% endmacro %}
 
 {#-
