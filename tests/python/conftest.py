@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from dbt_harness import EXCLUDED_FROM_BUILD, REPO, DbtRun, configure_environment, run_dbt
+from dbt_harness import EXCLUDED_FROM_BUILD, REPO, TEST_DIR, DbtRun, configure_environment, run_dbt
 
 # The DAGs' support package (dags/window_tvf_pipeline), importable as Airflow makes it.
 sys.path.insert(0, str(REPO / "dags"))
@@ -17,7 +17,6 @@ sys.path.insert(0, str(REPO / "dags"))
 # Spark versions, spark_versions.py, name theirs). `make test` runs three pytest-xdist workers: each is a process with
 # its own SparkSession, so its own warehouse, Derby metastore (one process per metastore) and dbt target and log
 # directories; the run's controller (or a run without workers) empties the whole directory first.
-TEST_DIR = Path(os.environ.get("WINDOW_TVF_TEST_SPARK_DIR", REPO / ".spark" / "pytest"))
 WORKER = os.environ.get("PYTEST_XDIST_WORKER")
 SPARK_DIR = TEST_DIR / WORKER if WORKER else TEST_DIR
 if WORKER:

@@ -19,6 +19,10 @@ REPO = Path(__file__).resolve().parents[2]
 # Iceberg's session catalog, a parquet table dropped by name keeps its files (Iceberg's Hive catalog drops the
 # metastore entry only), and the next create of that name fails with LOCATION_ALREADY_EXISTS.
 TABLE_FORMAT = os.environ.get("WINDOW_TVF_TABLE_FORMAT", "parquet")
+# Where a run of the tests keeps its files: its warehouse and metastore (conftest) and each module's own work
+# (landing files, child processes' Spark directories), so that runs side by side (spark_versions.py's runs on other
+# Spark versions and table formats name theirs, .spark/pytest-<name>) never share a file.
+TEST_DIR = Path(os.environ.get("WINDOW_TVF_TEST_SPARK_DIR", REPO / ".spark" / "pytest"))
 SHORT_LIVED_JVM = "-XX:TieredStopAtLevel=1 -XX:ReservedCodeCacheSize=240m -XX:+UseSerialGC"
 # Nodes a lean run leaves out of the build (spark_versions.py's LEAN.exclude, passed in this variable): conftest's
 # build excludes them, and the tests that list the build's nodes expect them absent.

@@ -40,7 +40,7 @@ from typing import Any
 
 import pytest
 
-from dbt_harness import REPO
+from dbt_harness import REPO, TEST_DIR
 from headless_chromium import find_chromium, open_page
 
 sys.path.insert(0, str(REPO / "scripts"))
@@ -72,7 +72,7 @@ pytestmark = [
 ]
 
 CONFIG = LocalAirflow(home=REPO / ".airflow" / "test-deployment", hours=2, feed_hours=1, run_reference=False)
-WORK = REPO / ".spark" / "pytest" / "airflow_dag_test"
+WORK = TEST_DIR / "airflow_dag_test"
 SCHEMA = "airflow_dag_test"
 RUN_TIMEOUT_S = 1800.0
 SCREENSHOT = REPO / "docs" / "airflow_grid.png"

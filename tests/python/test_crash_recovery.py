@@ -24,13 +24,13 @@ from typing import Any
 
 import pytest
 
-from dbt_harness import REPO, SHORT_LIVED_JVM, TABLE_FORMAT
+from dbt_harness import REPO, SHORT_LIVED_JVM, TABLE_FORMAT, TEST_DIR
 
 from window_tvf_pipeline import tasks
 from window_tvf_pipeline.config import PIPELINE_TABLES, WRITTEN_TABLES, Settings
 from window_tvf_pipeline.generate import write_landing
 
-WORK = REPO / ".spark" / "pytest" / "crash"
+WORK = TEST_DIR / "crash"
 SCHEMA = "orders_crash_test"
 HOURS = 2  # the kill comes in interval 1, which rewrites windows of interval 0 (its late events)
 CHILD = Path(__file__).with_name("pipeline_child.py")

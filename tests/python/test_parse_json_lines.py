@@ -12,10 +12,10 @@ from typing import Any
 
 import pytest
 
-from dbt_harness import REPO, DbtRun, compile_error_line, compiled
+from dbt_harness import TEST_DIR, DbtRun, compile_error_line, compiled
 from json_line_rules import file_lines, parse_line
 
-WORK = REPO / ".spark" / "pytest" / "parse_json_lines"
+WORK = TEST_DIR / "parse_json_lines"
 MAX_LINE_BYTES = 400
 
 FIELDS: dict[str, dict[str, Any]] = {

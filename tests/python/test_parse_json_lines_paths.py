@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 
-from dbt_harness import REPO, DbtRun, compiled
+from dbt_harness import TEST_DIR, DbtRun, compiled
 from json_line_cases import FIELDS, MACRO_FIELDS, MAX_LINE_BYTES, generate
 from json_line_rules import file_lines, parse_line
 
-WORK = REPO / ".spark" / "pytest" / "parse_json_lines_paths"
+WORK = TEST_DIR / "parse_json_lines_paths"
 LINES = 4000
 
 
