@@ -147,8 +147,15 @@ _JVM_LAST_WORDS = ("VirtualMachineError", "OutOfMemoryError", "CodeCache is full
 
 
 def run(version: SparkVersion, suite: Suite) -> Outcome:
-    """pytest in the version's venv on the suite's files; its whole output goes to <work_dir>/pytest.log."""
-    return Background(version, suite).result()
+    """pytest in the version's venv on the suite's files; its whole output goes to <work_dir>/pytest.log. Stopping
+    this process (Ctrl-C, or SIGTERM: main() turns it into an exit) stops that pytest and its JVM too: they run in a
+    session of their own, which neither signal reaches."""
+    background = Background(version, suite)
+    try:
+        return background.result()
+    except BaseException:
+        background.stop()
+        raise
 
 
 class Background(threading.Thread):
@@ -284,6 +291,7 @@ def main() -> int:
     parser.add_argument("--files", nargs="+", metavar="FILE", help="only these test files (a development run), "
                         "on the whole project's build")
     arguments = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     outcomes = []
     for name in arguments.versions:
         version = VERSIONS[name]
