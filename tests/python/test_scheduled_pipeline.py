@@ -71,11 +71,9 @@ def own_schema() -> Any:
 
 
 @pytest.fixture(scope="module")
-def spark() -> Any:
-    """The process's SparkSession, started by dbt from profiles.yml when no earlier test did."""
-    from window_tvf_pipeline.spark import spark_session
-
-    return spark_session()
+def spark(project_spark: Any) -> Any:
+    """The process's SparkSession, started by dbt from profiles.yml when no earlier test did (conftest.project_spark)."""
+    return project_spark
 
 
 @pytest.fixture(scope="module")
