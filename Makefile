@@ -121,8 +121,13 @@ test-compat: setup $(COMPAT_VERSIONS:%=.venv-%/.synced)
 # Delta Lake and Apache Iceberg on the Spark versions that have a release of them (docs/table_formats.md): each
 # format's pinned jars fetched from Maven Central by Maven (spark_conf/table_formats/pom.xml, one profile per format
 # and Spark) into .spark/jars/<format>-spark<x.y>, Maven's cache in .spark/maven; then the conformance suites of
-# test-compat on each format's tables (profiles.yml's embedded_delta / embedded_iceberg targets).
-FORMAT_RUNS := spark40-delta spark40-iceberg
+# test-compat on each format's tables (profiles.yml's embedded_delta / embedded_iceberg targets). Spark 4.0 by default
+# (the pipeline's tests too); Spark 3.5: make test-formats FORMAT_RUNS="spark35-delta spark35-iceberg".
+FORMAT_RUNS ?= spark40-delta spark40-iceberg
+# spark40-delta: .spark/jars/delta-spark4.0 and .venv-formats; spark35-iceberg: .spark/jars/iceberg-spark3.5 and .venv-spark35
+format_spark = $(subst spark3,3.,$(subst spark4,4.,$(word 1,$(subst -, ,$(1)))))
+FORMAT_JARS = $(foreach run,$(FORMAT_RUNS),.spark/jars/$(word 2,$(subst -, ,$(run)))-spark$(call format_spark,$(run))/.fetched)
+FORMAT_VENVS = $(if $(filter spark40-%,$(FORMAT_RUNS)),.venv-formats/.synced) $(if $(filter spark35-%,$(FORMAT_RUNS)),.venv-spark35/.synced)
 .spark/jars/%/.fetched: spark_conf/table_formats/pom.xml
 	@command -v mvn >/dev/null || { echo "Maven (mvn) is needed to fetch the table formats' jars: apt-get install -y maven"; exit 1; }
 	rm -rf .spark/jars/$* && mkdir -p .spark/jars
@@ -132,7 +137,7 @@ FORMAT_RUNS := spark40-delta spark40-iceberg
 	@ls .spark/jars/$*
 	@touch $@
 
-test-formats: setup .venv-formats/.synced .spark/jars/delta-spark4.0/.fetched .spark/jars/iceberg-spark4.0/.fetched
+test-formats: setup $(FORMAT_VENVS) $(FORMAT_JARS)
 	@scripts/check_prerequisites.sh
 	$(BIN)/python tests/python/spark_versions.py $(FORMAT_RUNS)
 
