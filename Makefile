@@ -107,8 +107,9 @@ test-airflow: setup
 	WINDOW_TVF_TEST_AIRFLOW=1 $(BIN)/pytest tests/python/test_airflow_cosmos.py
 
 # The test suite: pytest drives dbt in-process, so one SparkSession serves every test; test_spark_versions.py runs
-# the window-semantics suites on the oldest supported Spark (3.5) in a subprocess of its own, beside the main suite.
-test: setup .venv-spark35/.synced
+# the window-semantics suites on the oldest supported Spark (3.5) with Iceberg tables in a subprocess of its own,
+# beside the main suite: hence the Spark 3.5 venv and Iceberg's runtime jar for it (Maven Central, as test-formats).
+test: setup .venv-spark35/.synced .spark/jars/iceberg-spark3.5/.fetched
 	@scripts/check_prerequisites.sh
 	$(BIN)/pytest --numprocesses 3
 
