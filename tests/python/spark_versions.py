@@ -111,7 +111,7 @@ FULL = Suite(files=LEAN.files + (
     "test_calendar_windows.py", "test_table_operations.py", "test_datastream_windows.py",
     "test_incremental_deduplicate.py", "test_nexmark.py", "test_value_fits.py", "test_no_silent_overflow.py",
     "test_arguments.py", "test_package_install.py", "test_microbatch.py", "test_parse_json_lines.py",
-    "test_window_aggregate_types.py", "test_gap_fill.py", "test_window_finality.py",
+    "test_window_aggregate_types.py", "test_gap_fill.py", "test_window_finality.py", "test_adapter_overrides.py",
 ))
 # FULL and the pipeline on the embedded Spark (the hourly and reference DAGs under dag.test(), the Great Expectations
 # checks, the SIGKILL during a write): for the table formats' runs, whose venv holds Airflow and Great Expectations.
@@ -295,14 +295,18 @@ def main() -> int:
     parser.add_argument("--lean", action="store_true", help="the part of make test: window semantics only")
     parser.add_argument("--files", nargs="+", metavar="FILE", help="only these test files (a development run), "
                         "on the whole project's build")
+    parser.add_argument("--select", nargs="+", metavar="SELECTOR", help="with --files: build only this dbt selection "
+                        "(such as +fct_late_order_events) instead of the whole project")
     arguments = parser.parse_args()
+    if arguments.select and not arguments.files:
+        parser.error("--select needs --files (the suites build their own selection)")
     signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     outcomes = []
     for name in arguments.versions:
         version = VERSIONS[name]
         suite = LEAN if arguments.lean else WITH_PIPELINE if version.with_pipeline else FULL
         if arguments.files:
-            suite = Suite(files=tuple(arguments.files))
+            suite = Suite(files=tuple(arguments.files), select=tuple(arguments.select or ()))
         print(f"pyspark {version.pyspark} ({version.venv.name}): {len(suite.files)} test files, "
               f"{'selected' if suite.select else 'whole'} dbt build; log: {version.work_dir / 'pytest.log'}",
               flush=True)
