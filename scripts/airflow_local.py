@@ -171,6 +171,10 @@ class LocalAirflow:
             "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_USERS": f"{USER}:admin",
             "AIRFLOW__CORE__SIMPLE_AUTH_MANAGER_PASSWORDS_FILE": str(self.passwords_file),
             "AIRFLOW__COSMOS__ENABLE_TELEMETRY": "False",
+            # per_model: a producer's XComs are copied to an Airflow Variable when it fails (Cosmos' failure callback,
+            # restored by its retry) rather than after each of its some 400 XCom pushes an interval, each a rewrite
+            # of the whole copy through the api-server (docs/airflow_deployment.md).
+            "AIRFLOW__COSMOS__ENABLE_WATCHER_RELIABLE_RETRY": "False",
             # The pipeline: the DAG's first interval, its landing files, GX's site, the target.
             "WINDOW_TVF_PIPELINE_START": start.strftime("%Y-%m-%dT%H:%M:%SZ"),
             # Given hours (a benchmark's): nothing is scheduled after them (an hour ending meanwhile would run
@@ -277,8 +281,9 @@ def _tail(path: Path, lines: int = 25) -> str:
     return "\n".join(text.splitlines()[-lines:])
 
 
-def _wait(ready: Any, what: str, running: Running, log: Path, timeout: float = READY_TIMEOUT_S) -> Any:
-    """Polls `ready()` until it returns a truthy value; fails early when a service died."""
+def _wait(ready: Any, what: str, running: Running, log: Path, timeout: float = READY_TIMEOUT_S,
+          every: float = 1.0) -> Any:
+    """Polls `ready()` every `every` seconds until it returns a truthy value; fails early when a service died."""
     deadline = time.monotonic() + timeout
     while True:
         try:
@@ -296,7 +301,7 @@ def _wait(ready: Any, what: str, running: Running, log: Path, timeout: float = R
             )
         if time.monotonic() > deadline:
             raise AirflowDeploymentError(f"{what}: not ready after {timeout:.0f} s; end of {log}:\n{_tail(log)}")
-        time.sleep(1)
+        time.sleep(every)
 
 
 def _run_step(args: list[str], env: dict[str, str], log: Path, what: str) -> None:
@@ -536,10 +541,11 @@ def set_paused(running: Running, dag_id: str, paused: bool, token: str) -> None:
     api(running.api_url, f"/api/v2/dags/{dag_id}", token, json.dumps({"is_paused": paused}).encode(), "PATCH")
 
 
-def dag_runs(running: Running, dag_id: str, token: str) -> list[dict]:
-    """The DAG's runs, oldest logical date first, each with its task instances (`tasks`: task_id -> instance)."""
+def dag_runs(running: Running, dag_id: str, token: str, tasks: bool = True) -> list[dict]:
+    """The DAG's runs, oldest logical date first, each with its task instances (`tasks`: task_id -> instance) unless
+    `tasks` is False."""
     runs = api(running.api_url, f"/api/v2/dags/{dag_id}/dagRuns?order_by=logical_date&limit=1000", token)["dag_runs"]
-    for run in runs:
+    for run in runs if tasks else []:
         # The API lists 50 task instances unless asked for more; a per-model run has more than 50 tasks.
         instances = api(running.api_url, f"/api/v2/dags/{dag_id}/dagRuns/{run['dag_run_id']}/taskInstances?limit=1000",
                         token)["task_instances"]
@@ -548,14 +554,19 @@ def dag_runs(running: Running, dag_id: str, token: str) -> list[dict]:
 
 
 def wait_for_runs(running: Running, dag_id: str, count: int, timeout: float) -> list[dict]:
-    """Waits until the DAG has `count` finished runs and none running; returns every run."""
-    def finished() -> list[dict] | None:
-        runs = dag_runs(running, dag_id, running.token())
-        done = [r for r in runs if r["state"] in ("success", "failed")]
-        return runs if len(done) >= count and len(done) == len(runs) else None
+    """Waits until the DAG has `count` finished runs and none running; returns every run, with its task instances.
 
-    return _wait(finished, f"{count} finished runs of {dag_id}", running,
-                 running.home / "services" / "scheduler.log", timeout)
+    Polls the run list alone, every 3 s, and lists the task instances once at the end: listing them every second
+    (0.1 s on the api-server per run and request, more with one task per dbt model) was nearly half of the
+    api-server's request time during a benchmark, beside the runs it measured."""
+    def finished() -> bool:
+        runs = dag_runs(running, dag_id, running.token(), tasks=False)
+        done = [r for r in runs if r["state"] in ("success", "failed")]
+        return len(done) >= count and len(done) == len(runs)
+
+    _wait(finished, f"{count} finished runs of {dag_id}", running, running.home / "services" / "scheduler.log", timeout,
+          every=3.0)
+    return dag_runs(running, dag_id, running.token())
 
 
 
@@ -876,6 +887,8 @@ CONTENTS = {
     "env": "the settings file for the Airflow CLI",
     "config": "airflow_local_settings.py",
     "airflow.cfg": "the configuration Airflow wrote at its first start",
+    "cosmos": "per_model's dbt manifest and astronomer-cosmos' cache (partial parse)",
+    "tables.json": "every pipeline table, dumped by make bench-airflow-tasks",
 }
 
 

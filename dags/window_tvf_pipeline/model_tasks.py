@@ -54,10 +54,22 @@ def _cosmos_environment(settings: Settings) -> None:
 def interval_env_template(vars_task: str) -> dict[str, str]:
     """The group's environment: each interval var from the vars task's XCom (rendered when each task runs)."""
     return {
-        f"WINDOW_TVF_VAR_{name.upper()}":
-            "{{ ti.xcom_pull(task_ids='%s')['WINDOW_TVF_VAR_%s'] }}" % (vars_task, name.upper())
+        f"WINDOW_TVF_VAR_{name.upper()}": "{{ interval_var(ti, '%s', 'WINDOW_TVF_VAR_%s') }}" % (vars_task, name.upper())
         for name in VAR_NAMES
     }
+
+
+_pulled: dict[tuple[str, str], dict[str, str]] = {}
+
+
+def interval_var(ti: Any, vars_task: str, name: str) -> str:
+    """One interval var from the vars task's XCom (the DAGs' template macro `interval_var`), pulled once per task
+    process: a model task renders all seven each time it runs, twice when it defers, and a pull is a request to
+    the api-server."""
+    key = (ti.run_id, vars_task)
+    if key not in _pulled:
+        _pulled[key] = ti.xcom_pull(task_ids=vars_task)
+    return _pulled[key][name]
 
 
 def dbt_group(group_id: str, select: list[str], exclude: list[str] | None = None, vars_task: str | None = None,

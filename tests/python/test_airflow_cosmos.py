@@ -24,7 +24,8 @@ from headless_chromium import find_chromium, open_page
 from window_tvf_pipeline import tasks
 from window_tvf_pipeline.config import Settings
 from window_tvf_pipeline.dbt import dbt
-from window_tvf_pipeline.model_tasks import REFERENCE_EXCLUDE, manifest_path, write_manifest
+from window_tvf_pipeline.model_tasks import (EVENT_VARS, PRICE_VARS, REFERENCE_EXCLUDE, VAR_NAMES, manifest_path,
+                                             write_manifest)
 
 pytestmark = pytest.mark.skipif(os.environ.get("WINDOW_TVF_TEST_AIRFLOW") != "1",
                                 reason="Airflow's per-model rendering (about a minute): run it with make test-airflow")
@@ -95,6 +96,27 @@ def test_reference_per_model_tasks_are_dbts_selection(manifest, monkeypatch) -> 
     assert _rendered(dag, "build_examples", "DbtSeedWatcherOperator") == _selected(args, "seed")
     built = {t.task_id for t in dag.tasks if t.task_id.startswith("build_examples.")}
     assert built <= _upstream(dag, "check_documented_examples")
+
+
+def test_a_model_task_pulls_its_interval_vars_once(manifest, monkeypatch) -> None:
+    """Each model task's environment holds the interval's seven vars from its group's vars task, from one XCom pull
+    (a request to the api-server) per task process, not one per var."""
+    dag = _dags(monkeypatch, "per_model")["window_tvf_orders_hourly"]
+    for task_id, vars_task in (("build_event_windows.int_order_events.run", EVENT_VARS),
+                               ("load_price_snapshots.stg_item_prices.run", PRICE_VARS)):
+        pulled = []
+
+        class TaskInstance:
+            run_id = f"scheduled__2026-11-29T10:00:00+00:00 {task_id}"
+
+            def xcom_pull(self, task_ids: str) -> dict[str, str]:
+                pulled.append(task_ids)
+                return {f"WINDOW_TVF_VAR_{name.upper()}": f"{task_ids}: {name}" for name in VAR_NAMES}
+
+        task = dag.get_task(task_id)
+        env = task.render_template(task.env, {"ti": TaskInstance()})
+        assert env == {f"WINDOW_TVF_VAR_{name.upper()}": f"{vars_task}: {name}" for name in VAR_NAMES}, task_id
+        assert pulled == [vars_task], task_id
 
 
 def test_coarse_is_the_default(monkeypatch) -> None:
