@@ -974,7 +974,7 @@ def main(argv: list[str] | None = None) -> int:
                         "A resumed deployment keeps its own")
     parser.add_argument("--dbt-tasks", choices=("coarse", "per_model"), default="coarse",
                         help="coarse (default): a task per dbt build step; per_model: a task per dbt model "
-                             "(astronomer-cosmos' watcher mode; 1.4-1.7x the coarse tasks' time per interval on "
+                             "(astronomer-cosmos' watcher mode; 1.6-1.8x the coarse tasks' time per interval on "
                              "2 cores, see docs/airflow_deployment.md)")
     parser.add_argument("--db", default="",
                         help="start: Airflow's metadata database, a postgresql://user:password@host:port/database URL "
