@@ -15,6 +15,7 @@ from airflow.sdk import DAG, CronDataIntervalTimetable, task
 
 from window_tvf_pipeline import tasks
 from window_tvf_pipeline.config import Settings
+from window_tvf_pipeline.model_tasks import interval_var
 
 settings = Settings.from_environment()
 
@@ -23,6 +24,8 @@ with DAG(
     description="Hourly windows over order events, with late data, as-of prices and data-quality gates",
     schedule=CronDataIntervalTimetable("0 * * * *", timezone="UTC"),
     catchup=True,
+    # the per-model tasks' environment template (model_tasks.interval_env_template)
+    user_defined_macros={"interval_var": interval_var},
     **settings.dag_settings(),
 ) as dag:
 

@@ -545,7 +545,9 @@ def dag_runs(running: Running, dag_id: str, token: str, tasks: bool = True) -> l
     """The DAG's runs, oldest logical date first, each with its task instances (`tasks`: task_id -> instance) unless
     `tasks` is False."""
     runs = api(running.api_url, f"/api/v2/dags/{dag_id}/dagRuns?order_by=logical_date&limit=1000", token)["dag_runs"]
-    for run in runs if tasks else []:
+    if not tasks:
+        return runs
+    for run in runs:
         # The API lists 50 task instances unless asked for more; a per-model run has more than 50 tasks.
         instances = api(running.api_url, f"/api/v2/dags/{dag_id}/dagRuns/{run['dag_run_id']}/taskInstances?limit=1000",
                         token)["task_instances"]

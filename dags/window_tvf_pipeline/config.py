@@ -194,17 +194,13 @@ class Settings:
         N's tables); tasks one at a time on a driver-embedded target, side by side on a server target. Every task
         is retried three times with exponential backoff (30 s, 60 s, 120 s, at most 10 min) and runs in the Spark
         pool: make airflow's Spark Connect server, when it dies, is back within 15-100 s (scripts/spark_supervisor.py),
-        so a task that failed with it gets about 3.5 minutes of retries, enough for a restart on a loaded machine.
-        `interval_var` is the per-model tasks' template macro (model_tasks.interval_env_template)."""
-        from window_tvf_pipeline.model_tasks import interval_var
-
+        so a task that failed with it gets about 3.5 minutes of retries, enough for a restart on a loaded machine."""
         return {
             "start_date": self.start,
             **({"end_date": self.end} if self.end else {}),
             "max_active_runs": 1,
             "max_active_tasks": 4 if self.on_server else 1,
             "tags": ["window_tvf"],
-            "user_defined_macros": {"interval_var": interval_var},
             "default_args": {
                 "retries": 3,
                 "retry_delay": timedelta(seconds=30),
