@@ -3,8 +3,11 @@ the Data Docs site, and fails with a message that names the suite, the expectati
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import logging
 import time
+from collections.abc import Iterator
 from datetime import datetime
 from typing import Any
 
@@ -36,17 +39,24 @@ class RejectionGateFailed(QualityCheckFailed):
     """More than the allowed share of landing lines rejected: the run stops before it uses them."""
 
 
-def open_context(settings: Settings) -> Any:
-    """Great Expectations' file context in settings.gx_dir (created the first time)."""
+@contextlib.contextmanager
+def open_context(settings: Settings) -> Iterator[Any]:
+    """Great Expectations' file context in settings.gx_dir (created the first time), held by this process alone
+    until the block ends. A run writes the context's files (its data sources in great_expectations.yml, results,
+    Data Docs), and two tasks of one interval can validate at the same moment (the two rejection gates): one read
+    the other's half-written great_expectations.yml ("argument of type 'NoneType' is not iterable" from GX's
+    config parser). An exclusive lock on a file beside it makes the runs take turns (a gate's run: about 3 s)."""
     import great_expectations as gx
 
     from great_expectations.data_context.types.base import ProgressBarsConfig
 
     settings.gx_dir.mkdir(parents=True, exist_ok=True)
-    context = gx.get_context(mode="file", project_root_dir=str(settings.gx_dir))
-    # GX draws tqdm bars ("Calculating Metrics") on stderr, which Airflow logs at ERROR: off.
-    context.variables.progress_bars = ProgressBarsConfig(globally=False, metric_calculations=False)
-    return context
+    with open(settings.gx_dir / ".window_tvf.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
+        context = gx.get_context(mode="file", project_root_dir=str(settings.gx_dir))
+        # GX draws tqdm bars ("Calculating Metrics") on stderr, which Airflow logs at ERROR: off.
+        context.variables.progress_bars = ProgressBarsConfig(globally=False, metric_calculations=False)
+        yield context
 
 
 def data_docs_index(settings: Settings) -> str:
@@ -104,10 +114,14 @@ def run_suites(suites: list[Suite], run_name: str, settings: Settings) -> list[s
     cached and validated on Spark (it paid for the N + 1 rows too). Same expectations, same results: on Spark, GX
     computes each metric as a Spark job of its own (over Spark Connect, a round trip and a plan analysis each),
     which made the checks the slowest task of an interval. Each suite's rows, engine and time go to the log."""
+    spark = spark_session(settings)
+    with open_context(settings) as context:
+        return _run_suites(context, spark, suites, run_name, settings)
+
+
+def _run_suites(context: Any, spark: Any, suites: list[Suite], run_name: str, settings: Settings) -> list[str]:
     from great_expectations.core.run_identifier import RunIdentifier
 
-    spark = spark_session(settings)
-    context = open_context(settings)
     sources = _Sources(context)
     failures, passed, results = [], [], []
     limit = settings.gx_local_rows

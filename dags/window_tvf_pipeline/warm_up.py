@@ -56,7 +56,8 @@ def warm_up(settings: Settings | None = None) -> float:
     if verdicts != list(enumerate(REASONS, start=1)):
         raise WarmUpFailed(f"stg_order_events read the warm-up lines of {lines} as {verdicts}, not as "
                            f"{list(enumerate(REASONS, start=1))}")
-    open_context(settings)
+    with open_context(settings):
+        pass
     seconds = time.monotonic() - began
     log.info("Warmed up the parser and Great Expectations in %.1f s", seconds)
     return seconds

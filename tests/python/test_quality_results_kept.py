@@ -77,3 +77,26 @@ def validated_by(gx_dir: Path, run_name: str) -> str:
     files = (gx_dir / "gx" / "uncommitted" / "validations" / "retention" / "small_numbers").rglob("*.json")
     meta = next(m for m in (json.loads(f.read_text())["meta"] for f in files) if m["run_id"]["run_name"] == run_name)
     return meta["active_batch_definition"]["datasource_name"]
+
+
+def test_one_process_at_a_time_holds_the_context(tmp_path: Path) -> None:
+    """Two tasks of an interval can validate at once (the two rejection gates) and a run writes the context's files:
+    while one holds the context (open_context), another's lock on it waits; after, it is free. flock locks belong to
+    an open file, so a second open in this process stands for the other task's."""
+    import fcntl
+
+    from window_tvf_pipeline.quality import open_context
+
+    settings = replace(Settings.from_environment(), gx_dir=tmp_path / "gx_context")
+
+    def other_task_locks() -> bool:
+        with open(settings.gx_dir / ".window_tvf.lock", "w") as other:
+            try:
+                fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return False
+            return True
+
+    with open_context(settings) as context:
+        assert context.root_directory and not other_task_locks()
+    assert other_task_locks()

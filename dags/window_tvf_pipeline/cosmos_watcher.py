@@ -1,0 +1,130 @@
+"""Cosmos' watcher-mode model tasks started, and when their node builds ended, by Airflow's triggerer instead of a
+worker (model_tasks.dbt_group applies it to each group: `start_in_the_triggerer`).
+
+In Cosmos' watcher mode each model (and each model's tests) is a sensor: its first try starts a task process on a
+worker, which parses the DAG file, finds the producer's build still running and defers to a trigger that polls the
+producer's XCom; when the model is done, the task runs once more on a worker to log the model's dbt event and end.
+Here the scheduler defers a first try straight to the trigger, and a trigger whose node succeeded ends the task
+itself (Airflow's TaskSuccessEvent) after logging what Cosmos' sensor would: no task process at all for a model that
+builds, where Cosmos runs two (41 model and test tasks an hourly interval, each process about a second of CPU beside
+the Spark server on a 2-core machine). A failed node's event still goes to a worker, which logs the node's error
+and fails the task, as a node with an Airflow asset to emit does. (The worker would also show the model's compiled
+SQL in the Rendered Template tab; in this deployment Cosmos never has it: dbt writes it under DBT_TARGET_PATH, not
+the temporary copy of the project where Cosmos looks, and says so in the producer's log.) No worker defers a first try,
+so Airflow 3.3's race between a deferral and a trigger that fires within seconds of it (docs/airflow_deployment.md)
+cannot strike there, and the triggers poll every POKE_SECONDS rather than Cosmos' 10.
+
+A retry keeps Cosmos' own rules: its trigger hands the task back to a worker at once, where Cosmos' sensor decides
+as it does on any retry (its fallback `dbt run --select <model>` once the producer has finished, else it waits for the
+producer again). The triggerer imports this module: scripts/airflow_local.py puts dags/ on its path. The classes
+keep Cosmos' names: the grid and a task's details show them as Cosmos does."""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator
+from typing import Any
+
+from airflow.triggers.base import StartTriggerArgs, TaskSuccessEvent, TriggerEvent
+from cosmos.listeners.dag_run_listener import EventStatus
+from cosmos.operators import watcher
+from cosmos.operators._watcher.base import BaseConsumerSensor
+from cosmos.operators._watcher.state import _log_dbt_event, get_dbt_event_xcom_key
+from cosmos.operators._watcher.triggerer import WatcherTrigger
+
+# The trigger's event for a retry: run the sensor's first-try logic on a worker (Cosmos' retry rules live there).
+ON_A_WORKER = "resume_on_a_worker"
+# How often a trigger reads its node's status from the producer's XComs (Cosmos' default: 10 s). The last model of a
+# step ends its task within this after dbt has built it, and the next step waits for that task.
+POKE_SECONDS = 5.0
+
+
+class TriggererStartedWatcherTrigger(WatcherTrigger):
+    """Cosmos' WatcherTrigger, made by the scheduler before any worker ran the task: the run and map index come from
+    the task instance the triggerer gives it (not known when the DAG is serialized)."""
+
+    def __init__(self, run_id: str | None = None, map_index: int | None = None, **kwargs: Any) -> None:
+        super().__init__(run_id=run_id, map_index=map_index, **kwargs)  # type: ignore[arg-type]
+
+    def serialize(self) -> tuple[str, dict[str, Any]]:
+        _, kwargs = super().serialize()
+        return f"{__name__}.{type(self).__name__}", kwargs
+
+    async def run(self) -> AsyncIterator[TriggerEvent]:
+        ti = self.task_instance
+        self.run_id = self.run_id or ti.run_id
+        self.map_index = ti.map_index if self.map_index is None else self.map_index
+        if ti.try_number > 1:
+            yield TriggerEvent({"status": ON_A_WORKER})  # type: ignore[no-untyped-call]
+            return
+        async for event in super().run():
+            if self._ends_here(event.payload):
+                await self._log_node()
+                yield TaskSuccessEvent()
+            else:
+                yield event
+            return
+
+    @staticmethod
+    def _ends_here(payload: dict[str, Any]) -> bool:
+        """A node that succeeded with nothing left for a worker to do (no Airflow asset to emit) ends its task here:
+        a failure (its error logged, the task red) and a skip go to the worker as Cosmos has them."""
+        return payload.get("status") == EventStatus.SUCCESS and not payload.get("outlet_uris")
+
+    async def _log_node(self) -> None:
+        """What Cosmos' sensor logs on a worker for a finished node: dbt's line for it and its status and times."""
+        _log_dbt_event(await self.get_xcom_val(get_dbt_event_xcom_key(self.model_unique_id)))
+
+
+class _StartedByTheTriggerer:
+    """The sensor side: a retry's event runs Cosmos' own execute (its poke, with its retry rules, or its deferral)."""
+
+    def execute_complete(self, context: Any, event: dict[str, Any]) -> None:
+        if event.get("status") == ON_A_WORKER:
+            return self._execute_core(context)  # type: ignore[attr-defined]
+        return super().execute_complete(context, event)  # type: ignore[misc]
+
+
+class DbtRunWatcherOperator(_StartedByTheTriggerer, watcher.DbtRunWatcherOperator):
+    pass
+
+
+class DbtTestWatcherOperator(_StartedByTheTriggerer, watcher.DbtTestWatcherOperator):
+    pass
+
+
+class DbtSeedWatcherOperator(_StartedByTheTriggerer, watcher.DbtSeedWatcherOperator):
+    pass
+
+
+STARTED_BY_THE_TRIGGERER = {
+    watcher.DbtRunWatcherOperator: DbtRunWatcherOperator,
+    watcher.DbtTestWatcherOperator: DbtTestWatcherOperator,
+    watcher.DbtSeedWatcherOperator: DbtSeedWatcherOperator,
+}
+
+
+def start_in_the_triggerer(tasks: list[Any]) -> int:
+    """Makes each Cosmos model, test and seed sensor among `tasks` start in the triggerer; returns how many. Another
+    kind of node (a snapshot, a source) keeps Cosmos' own start on a worker."""
+    started = 0
+    for task in tasks:
+        kind = STARTED_BY_THE_TRIGGERER.get(type(task))
+        if kind is None or not isinstance(task, BaseConsumerSensor) or not task.deferrable:
+            continue
+        task.__class__ = kind  # built by Cosmos' graph with Cosmos' class; only the two methods above differ
+        task.start_from_trigger = True
+        task.poke_interval = POKE_SECONDS
+        task.start_trigger_args = StartTriggerArgs(
+            trigger_cls=f"{__name__}.{TriggererStartedWatcherTrigger.__name__}",
+            trigger_kwargs={
+                "model_unique_id": task.model_unique_id,
+                "producer_task_id": task.producer_task_id,
+                "dag_id": task.dag_id,
+                "poke_interval": POKE_SECONDS,
+                "is_test_sensor": task.is_test_sensor,
+            },
+            next_method="execute_complete",
+            timeout=task.execution_timeout,
+        )
+        started += 1
+    return started
