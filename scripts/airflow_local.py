@@ -158,6 +158,8 @@ class LocalAirflow:
             "PATH": f"{bin_dir}:{os.environ.get('PATH', '')}",
             "AIRFLOW_HOME": str(self.home),
             "AIRFLOW__CORE__DAGS_FOLDER": str(REPO / "dags"),
+            # The triggerer imports the per-model tasks' trigger (window_tvf_pipeline.cosmos_watcher) from there.
+            "PYTHONPATH": os.pathsep.join(filter(None, [str(REPO / "dags"), os.environ.get("PYTHONPATH")])),
             "AIRFLOW__CORE__LOAD_EXAMPLES": "False",
             "AIRFLOW__CORE__EXECUTOR": "LocalExecutor",
             "AIRFLOW__DATABASE__SQL_ALCHEMY_CONN": self.sql_alchemy_conn,
@@ -976,7 +978,7 @@ def main(argv: list[str] | None = None) -> int:
                         "A resumed deployment keeps its own")
     parser.add_argument("--dbt-tasks", choices=("coarse", "per_model"), default="coarse",
                         help="coarse (default): a task per dbt build step; per_model: a task per dbt model "
-                             "(astronomer-cosmos' watcher mode; 1.6-1.8x the coarse tasks' time per interval on "
+                             "(astronomer-cosmos' watcher mode; 1.5-1.8x the coarse tasks' time per interval on "
                              "2 cores, see docs/airflow_deployment.md)")
     parser.add_argument("--db", default="",
                         help="start: Airflow's metadata database, a postgresql://user:password@host:port/database URL "

@@ -85,7 +85,7 @@ def dbt_group(group_id: str, select: list[str], exclude: list[str] | None = None
     if not manifest.exists():
         raise FileNotFoundError(f"{manifest} is missing: window_tvf_dbt_tasks=per_model renders from dbt's manifest; "
                                 "run `python -m window_tvf_pipeline.model_tasks` (make airflow does)")
-    return DbtTaskGroup(
+    group = DbtTaskGroup(
         group_id=group_id,
         project_config=ProjectConfig(dbt_project_path=project, manifest_path=manifest, install_dbt_deps=False),
         profile_config=ProfileConfig(profile_name="window_tvf", target_name=settings.target,
@@ -97,6 +97,10 @@ def dbt_group(group_id: str, select: list[str], exclude: list[str] | None = None
                                    should_detach_multiple_parents_tests=True),
         operator_args={"env": interval_env_template(vars_task) if vars_task else {}, "install_deps": False},
     )
+    from window_tvf_pipeline.cosmos_watcher import start_in_the_triggerer
+
+    start_in_the_triggerer(list(group.iter_tasks()))
+    return group
 
 
 def hourly_model_tasks(settings: Settings, snapshot_wait: Any) -> tuple[Any, Any, Any]:

@@ -119,6 +119,111 @@ def test_a_model_task_pulls_its_interval_vars_once(manifest, monkeypatch) -> Non
         assert pulled == [vars_task], task_id
 
 
+def test_model_and_test_tasks_start_in_the_triggerer(manifest, monkeypatch) -> None:
+    """Every model and test sensor of both DAGs starts in the triggerer (Airflow's start_from_trigger, as the
+    scheduler reads it from the serialized DAG) with the trigger of window_tvf_pipeline.cosmos_watcher; the producers,
+    gates and checks start on a worker."""
+    from airflow.serialization.serialized_objects import DagSerialization
+
+    for dag in _dags(monkeypatch, "per_model").values():
+        started = {t.task_id for t in DagSerialization.from_dict(DagSerialization.to_dict(dag)).tasks
+                   if t.start_from_trigger}
+        sensors = {t.task_id for t in dag.tasks if type(t).__name__.endswith("WatcherOperator")
+                   and not t.task_id.endswith("dbt_producer_watcher")}
+        assert started == sensors and len(sensors) > 30, dag.dag_id
+        args = dag.get_task(sorted(sensors)[0]).start_trigger_args
+        assert args.trigger_cls == "window_tvf_pipeline.cosmos_watcher.TriggererStartedWatcherTrigger", args
+        assert args.next_method == "execute_complete" and args.trigger_kwargs["dag_id"] == dag.dag_id, args
+
+
+class _TriggererTaskInstance:
+    run_id = "scheduled__2026-11-29T10:00:00+00:00"
+    task_id = "build_event_windows.int_order_events.run"
+    map_index = -1
+
+    def __init__(self, try_number: int) -> None:
+        self.try_number = try_number
+
+
+def _events(trigger) -> list:
+    import asyncio
+
+    async def collect() -> list:
+        return [event async for event in trigger.run()]
+
+    return asyncio.run(collect())
+
+
+def test_the_trigger_ends_a_built_models_task_and_hands_the_rest_to_a_worker(monkeypatch) -> None:
+    """A first try is Cosmos' own watching, for the run the triggerer names. A node that succeeded ends its task in the
+    triggerer (TaskSuccessEvent), after its dbt line is read for the log; a failed node, or one with an Airflow asset
+    to emit, goes to the worker with Cosmos' event. A retry: an event that runs Cosmos' sensor on a worker, where its
+    retry rules are."""
+    from airflow.triggers.base import TaskSuccessEvent, TriggerEvent
+    from cosmos.operators._watcher.triggerer import WatcherTrigger
+
+    from window_tvf_pipeline.cosmos_watcher import ON_A_WORKER, TriggererStartedWatcherTrigger
+
+    read, status = [], {}
+
+    async def xcom(self, key):
+        read.append((self.run_id, self.producer_task_id, key))
+        return status if key.endswith("_status") else None
+
+    async def producer_state(self):
+        return "running"
+
+    monkeypatch.setattr(WatcherTrigger, "get_xcom_val", xcom)
+    monkeypatch.setattr(WatcherTrigger, "_get_producer_task_status", producer_state)
+    kwargs = {"model_unique_id": "model.window_tvf.int_order_events", "dag_id": "window_tvf_orders_hourly",
+              "producer_task_id": "build_event_windows.dbt_producer_watcher", "poke_interval": 0.01,
+              "is_test_sensor": False}
+
+    def first_try(node_status: dict) -> list:
+        status.clear()
+        status.update(node_status)
+        read.clear()
+        trigger = TriggererStartedWatcherTrigger(**kwargs)
+        trigger.task_instance = _TriggererTaskInstance(try_number=1)
+        return _events(trigger)
+
+    built = first_try({"status": "success", "outlet_uris": []})
+    assert len(built) == 1 and isinstance(built[0], TaskSuccessEvent), built
+    keys = [key for run_id, producer, key in read
+            if (run_id, producer) == (_TriggererTaskInstance.run_id, kwargs["producer_task_id"])]
+    assert {"model__window_tvf__int_order_events_status", "model__window_tvf__int_order_events_dbt_event"} <= set(
+        keys) and len(keys) == len(read), read
+    failed = first_try({"status": "error", "outlet_uris": []})
+    assert [type(e) for e in failed] == [TriggerEvent] and failed[0].payload["reason"] == "node_failed", failed
+    with_asset = first_try({"status": "success", "outlet_uris": ["spark://x"]})
+    assert [e.payload for e in with_asset] == [{"status": "success", "outlet_uris": ["spark://x"]}], with_asset
+    assert TriggererStartedWatcherTrigger(**kwargs).serialize()[0] == (
+        "window_tvf_pipeline.cosmos_watcher.TriggererStartedWatcherTrigger")
+
+    read.clear()
+    retry = TriggererStartedWatcherTrigger(**kwargs)
+    retry.task_instance = _TriggererTaskInstance(try_number=2)
+    assert [e.payload for e in _events(retry)] == [{"status": ON_A_WORKER}] and read == []
+
+
+def test_a_retrys_event_runs_cosmos_sensor_on_the_worker(manifest, monkeypatch) -> None:
+    """On the worker, the retry's event runs Cosmos' own execute (its poke and retry rules); any other event goes to
+    Cosmos' execute_complete."""
+    from cosmos.operators.watcher import DbtRunWatcherOperator
+
+    from window_tvf_pipeline.cosmos_watcher import ON_A_WORKER
+
+    task = _dags(monkeypatch, "per_model")["window_tvf_orders_hourly"].get_task(
+        "build_event_windows.int_order_events.run")
+    ran = []
+    monkeypatch.setattr(DbtRunWatcherOperator, "_execute_core", lambda self, context: ran.append("execute"))
+    monkeypatch.setattr(DbtRunWatcherOperator, "execute_complete",
+                        lambda self, context, event: ran.append(("complete", event["status"])))
+    task.execute_complete({}, {"status": ON_A_WORKER})
+    task.execute_complete({}, {"status": "success"})
+    assert ran == ["execute", ("complete", "success")]
+
+
 def test_coarse_is_the_default(monkeypatch) -> None:
     monkeypatch.delenv("AIRFLOW_VAR_WINDOW_TVF_DBT_TASKS", raising=False)
     assert Settings.from_environment().dbt_tasks == "coarse"
