@@ -289,10 +289,13 @@ def _task_instances(running: Any) -> dict[str, dict]:
     return runs[0]["tasks"] if runs else {}
 
 
-def _attempt_log(running: Any, instance: dict, attempt: int) -> str:
-    path = (running.home / "logs" / f"dag_id={instance['dag_id']}" / f"run_id={instance['dag_run_id']}"
+def _attempt_log_path(running: Any, instance: dict, attempt: int) -> Path:
+    return (running.home / "logs" / f"dag_id={instance['dag_id']}" / f"run_id={instance['dag_run_id']}"
             / f"task_id={instance['task_id']}" / f"attempt={attempt}.log")
-    return path.read_text()
+
+
+def _attempt_log(running: Any, instance: dict, attempt: int) -> str:
+    return _attempt_log_path(running, instance, attempt).read_text()
 
 
 def test_a_broken_model_is_its_own_red_task_and_its_retry_reruns_only_it(per_model_deployment) -> None:
@@ -339,6 +342,11 @@ def test_a_broken_model_is_its_own_red_task_and_its_retry_reruns_only_it(per_mod
     # every other model of the step ran once, in the producer's build
     windows = [t for t in instances if t.startswith("build_event_windows.") and t not in (task_id, producer)]
     assert len(windows) > 30 and all(instances[t]["try_number"] == 1 for t in windows)
+    # and its task started and ended in the triggerer (cosmos_watcher.py): a trigger's log, no worker's
+    for t in windows:
+        if t.endswith(("run", "test")):
+            attempt = _attempt_log_path(running, instances[t], 1)
+            assert not attempt.exists() and list(attempt.parent.glob("attempt=1.log.trigger.*.log")), t
 
 
 @pytest.mark.skipif(find_chromium() is None, reason="no chromium on PATH (Debian: apt-get install -y chromium)")
