@@ -103,15 +103,14 @@ STARTED_BY_THE_TRIGGERER = {
 }
 
 
-def start_in_the_triggerer(tasks: list[Any]) -> int:
-    """Makes each Cosmos model, test and seed sensor among `tasks` start in the triggerer; returns how many. Another
-    kind of node (a snapshot, a source) keeps Cosmos' own start on a worker."""
-    started = 0
+def start_in_the_triggerer(tasks: list[Any]) -> None:
+    """Makes each Cosmos model, test and seed sensor among `tasks` start in the triggerer. Another kind of node (a
+    snapshot, a source) keeps Cosmos' own start on a worker."""
     for task in tasks:
         kind = STARTED_BY_THE_TRIGGERER.get(type(task))
         if kind is None or not isinstance(task, BaseConsumerSensor) or not task.deferrable:
             continue
-        task.__class__ = kind  # built by Cosmos' graph with Cosmos' class; only the two methods above differ
+        task.__class__ = kind  # built by Cosmos' graph with Cosmos' class; only execute_complete above differs
         task.start_from_trigger = True
         task.poke_interval = POKE_SECONDS
         task.start_trigger_args = StartTriggerArgs(
@@ -126,5 +125,3 @@ def start_in_the_triggerer(tasks: list[Any]) -> int:
             next_method="execute_complete",
             timeout=task.execution_timeout,
         )
-        started += 1
-    return started
