@@ -27,7 +27,6 @@ from typing import Any
 from airflow.triggers.base import StartTriggerArgs, TaskSuccessEvent, TriggerEvent
 from cosmos.listeners.dag_run_listener import EventStatus
 from cosmos.operators import watcher
-from cosmos.operators._watcher.base import BaseConsumerSensor
 from cosmos.operators._watcher.state import _log_dbt_event, get_dbt_event_xcom_key
 from cosmos.operators._watcher.triggerer import WatcherTrigger
 
@@ -40,10 +39,12 @@ POKE_SECONDS = 5.0
 
 class TriggererStartedWatcherTrigger(WatcherTrigger):
     """Cosmos' WatcherTrigger, made by the scheduler before any worker ran the task: the run and map index come from
-    the task instance the triggerer gives it (not known when the DAG is serialized)."""
+    the task instance the triggerer gives it (not known when the DAG is serialized, so not among its arguments)."""
 
-    def __init__(self, run_id: str | None = None, map_index: int | None = None, **kwargs: Any) -> None:
-        super().__init__(run_id=run_id, map_index=map_index, **kwargs)  # type: ignore[arg-type]
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("run_id", "")  # set in run(), from the task instance
+        kwargs.setdefault("map_index", None)
+        super().__init__(**kwargs)
 
     def serialize(self) -> tuple[str, dict[str, Any]]:
         _, kwargs = super().serialize()
@@ -51,8 +52,7 @@ class TriggererStartedWatcherTrigger(WatcherTrigger):
 
     async def run(self) -> AsyncIterator[TriggerEvent]:
         ti = self.task_instance
-        self.run_id = self.run_id or ti.run_id
-        self.map_index = ti.map_index if self.map_index is None else self.map_index
+        self.run_id, self.map_index = ti.run_id, ti.map_index
         if ti.try_number > 1:
             yield TriggerEvent({"status": ON_A_WORKER})  # type: ignore[no-untyped-call]
             return
@@ -108,7 +108,7 @@ def start_in_the_triggerer(tasks: list[Any]) -> None:
     snapshot, a source) keeps Cosmos' own start on a worker."""
     for task in tasks:
         kind = STARTED_BY_THE_TRIGGERER.get(type(task))
-        if kind is None or not isinstance(task, BaseConsumerSensor) or not task.deferrable:
+        if kind is None or not task.deferrable:
             continue
         task.__class__ = kind  # built by Cosmos' graph with Cosmos' class; only execute_complete above differs
         task.start_from_trigger = True

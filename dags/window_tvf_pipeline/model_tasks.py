@@ -64,8 +64,8 @@ _pulled: dict[tuple[str, str], dict[str, str]] = {}
 
 def interval_var(ti: Any, vars_task: str, name: str) -> str:
     """One interval var from the vars task's XCom (the hourly DAG's template macro `interval_var`), pulled once per task
-    process: a model task renders all seven each time it runs, twice when it defers, and a pull is a request to
-    the api-server."""
+    process: a model task renders all seven each time it runs on a worker (a failed node's, a retry's), and a pull is
+    a request to the api-server."""
     key = (ti.run_id, vars_task)
     if key not in _pulled:
         _pulled[key] = ti.xcom_pull(task_ids=vars_task)

@@ -39,6 +39,10 @@ class RejectionGateFailed(QualityCheckFailed):
     """More than the allowed share of landing lines rejected: the run stops before it uses them."""
 
 
+# The file open_context locks, in settings.gx_dir.
+CONTEXT_LOCK = ".window_tvf.lock"
+
+
 @contextlib.contextmanager
 def open_context(settings: Settings) -> Iterator[Any]:
     """Great Expectations' file context in settings.gx_dir (created the first time), held by this process alone
@@ -51,7 +55,7 @@ def open_context(settings: Settings) -> Iterator[Any]:
     from great_expectations.data_context.types.base import ProgressBarsConfig
 
     settings.gx_dir.mkdir(parents=True, exist_ok=True)
-    with open(settings.gx_dir / ".window_tvf.lock", "w") as lock:
+    with open(settings.gx_dir / CONTEXT_LOCK, "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)  # released when the file closes
         context = gx.get_context(mode="file", project_root_dir=str(settings.gx_dir))
         # GX draws tqdm bars ("Calculating Metrics") on stderr, which Airflow logs at ERROR: off.

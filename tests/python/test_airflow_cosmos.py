@@ -197,8 +197,9 @@ def test_the_trigger_ends_a_built_models_task_and_hands_the_rest_to_a_worker(mon
     assert [type(e) for e in failed] == [TriggerEvent] and failed[0].payload["reason"] == "node_failed", failed
     with_asset = first_try({"status": "success", "outlet_uris": ["spark://x"]})
     assert [e.payload for e in with_asset] == [{"status": "success", "outlet_uris": ["spark://x"]}], with_asset
-    assert TriggererStartedWatcherTrigger(**kwargs).serialize()[0] == (
-        "window_tvf_pipeline.cosmos_watcher.TriggererStartedWatcherTrigger")
+    classpath, serialized = TriggererStartedWatcherTrigger(**kwargs).serialize()
+    assert classpath == "window_tvf_pipeline.cosmos_watcher.TriggererStartedWatcherTrigger"
+    assert TriggererStartedWatcherTrigger(**serialized).serialize() == (classpath, serialized)
 
     read.clear()
     retry = TriggererStartedWatcherTrigger(**kwargs)

@@ -85,12 +85,12 @@ def test_one_process_at_a_time_holds_the_context(tmp_path: Path) -> None:
     an open file, so a second open in this process stands for the other task's."""
     import fcntl
 
-    from window_tvf_pipeline.quality import open_context
+    from window_tvf_pipeline.quality import CONTEXT_LOCK, open_context
 
     settings = replace(Settings.from_environment(), gx_dir=tmp_path / "gx_context")
 
     def other_task_locks() -> bool:
-        with open(settings.gx_dir / ".window_tvf.lock", "w") as other:
+        with open(settings.gx_dir / CONTEXT_LOCK, "w") as other:
             try:
                 fcntl.flock(other, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
