@@ -9,10 +9,10 @@ memory, not its threads; the BLAS thread pool numpy starts re-creates itself aft
 makes the scheduler call `preload()` (AIRFLOW_HOME/config/airflow_local_settings.py).
 
 With one task per dbt model (astronomer-cosmos, model_tasks.py) an hourly interval runs 10 task processes on workers
-instead of 5 (its model tasks start and end in the triggerer: cosmos_watcher.py), and each parses the DAG file, four Cosmos task groups from dbt's manifest: 1.5 s of CPU in a process
-forked from the libraries above, 0.95 s with Cosmos' modules imported and Airflow's plugins loaded before the fork
-(the first read of the manifest through Airflow's ObjectStoragePath loads every plugin, Cosmos' own among them, for
-hook lineage). So both are done here too."""
+instead of 5 (its model tasks start and end in the triggerer: cosmos_watcher.py), and each parses the DAG file,
+four Cosmos task groups from dbt's manifest: 1.5 s of CPU in a process forked from the libraries above, 0.95 s
+with Cosmos' modules imported and Airflow's plugins loaded before the fork (the first read of the manifest through
+Airflow's ObjectStoragePath loads every plugin, Cosmos' own among them, for hook lineage). So both are done here too."""
 
 from __future__ import annotations
 
