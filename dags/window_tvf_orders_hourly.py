@@ -47,6 +47,7 @@ with DAG(
     if settings.dbt_tasks == "per_model":
         from window_tvf_pipeline.model_tasks import hourly_model_tasks
 
+        # the priced orders after the price gate and the windows step's nodes they read (dbt's lineage)
         windows, prices, priced = hourly_model_tasks(settings, wait_for_price_snapshot())
     else:
 
@@ -65,5 +66,5 @@ with DAG(
         windows = build_event_windows()
         prices = wait_for_price_snapshot() >> load_price_snapshots()
         priced = build_priced_orders()
-    [windows, prices] >> priced
+        [windows, prices] >> priced
     windows >> check_order_windows()

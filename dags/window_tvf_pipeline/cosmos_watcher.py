@@ -1,5 +1,6 @@
 """Cosmos' watcher-mode model tasks started, and when their node builds ended, by Airflow's triggerer instead of a
-worker (model_tasks.dbt_group applies it to each group: `start_in_the_triggerer`).
+worker (model_tasks.dbt_group applies it to each group: `start_in_the_triggerer`), and its producer told only the dbt
+events Cosmos acts on (`DbtProducerWatcherOperator`, below).
 
 In Cosmos' watcher mode each model (and each model's tests) is a sensor: its first try starts a task process on a
 worker, which parses the DAG file, finds the producer's build still running and defers to a trigger that polls the
@@ -24,11 +25,15 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any
 
+from collections.abc import Callable
+
 from airflow.triggers.base import StartTriggerArgs, TaskSuccessEvent, TriggerEvent
 from cosmos.listeners.dag_run_listener import EventStatus
 from cosmos.operators import watcher
+from cosmos.operators._watcher.base import _DBT_ERROR_EVENTS_TYPES
 from cosmos.operators._watcher.state import _log_dbt_event, get_dbt_event_xcom_key
 from cosmos.operators._watcher.triggerer import WatcherTrigger
+from cosmos.operators.local import DbtLocalBaseOperator
 
 # The trigger's event for a retry: run the sensor's first-try logic on a worker (Cosmos' retry rules live there).
 ON_A_WORKER = "resume_on_a_worker"
@@ -102,11 +107,57 @@ STARTED_BY_THE_TRIGGERER = {
     watcher.DbtSeedWatcherOperator: DbtSeedWatcherOperator,
 }
 
+# Cosmos' producer hands every dbt event to its callback (`_event_callback`, in its run_dbt_runner), on the dbt
+# thread that fired it: the event as JSON, then an XCom push (a request to the api-server, 13-25 ms here) for each of
+# a node's NodeStart, NodeCompiling, NodeExecuting and NodeFinished, each overwriting the one before under the same
+# key, which Cosmos reads only once the node has ended. Some 23 events a node, 19 of them at debug level (every SQL
+# statement, connection and timing line); a node took 0.1 s longer than in a coarse task (2026-12-01, dbt's own log).
+_COSMOS_CALLBACK = "DbtProducerWatcherOperator.run_dbt_runner.<locals>._event_callback"
+
+
+def read_by_cosmos(event: Any) -> bool:
+    """The dbt events Cosmos' producer callback acts on: every event above debug level (dbt's lines in the producer's
+    log, a node's result with its status, the version and adapter lines, a skip), a node's NodeFinished (its status and
+    times for the node's task, and its error) and dbt's error events. The other debug events (a node's start,
+    compiling and executing steps, each SQL statement) reach dbt's log file as before, and the producer's task log
+    only under Airflow's debug level."""
+    info = event.info
+    return info.level != "debug" or info.name == "NodeFinished" or info.name in _DBT_ERROR_EVENTS_TYPES
+
+
+def _only_read_by_cosmos(callback: Callable[[Any], None]) -> Callable[[Any], None]:
+    def filtered(event: Any) -> None:
+        if read_by_cosmos(event):
+            callback(event)
+
+    filtered.__qualname__ = f"{callback.__qualname__}.read_by_cosmos"
+    return filtered
+
+
+class _ProducerEvents(DbtLocalBaseOperator):
+    """Between Cosmos' producer (which adds its callback) and dbtRunner (which calls it): Cosmos' callback wrapped in
+    read_by_cosmos."""
+
+    def run_dbt_runner(self, command: list[str], env: dict[str, str], cwd: str, **kwargs: Any) -> Any:
+        self._dbt_runner_callbacks = [
+            _only_read_by_cosmos(callback) if getattr(callback, "__qualname__", "") == _COSMOS_CALLBACK else callback
+            for callback in self._dbt_runner_callbacks or []
+        ]
+        return super().run_dbt_runner(command, env, cwd, **kwargs)
+
+
+class DbtProducerWatcherOperator(watcher.DbtProducerWatcherOperator, _ProducerEvents):
+    """Cosmos' producer whose dbt callback sees only the events it acts on (read_by_cosmos)."""
+
 
 def start_in_the_triggerer(tasks: list[Any]) -> None:
-    """Makes each Cosmos model, test and seed sensor among `tasks` start in the triggerer. Another kind of node (a
-    snapshot, a source) keeps Cosmos' own start on a worker."""
+    """Makes each Cosmos model, test and seed sensor among `tasks` start in the triggerer, and each producer
+    DbtProducerWatcherOperator above. Another kind of node (a snapshot, a source) keeps Cosmos' own start on a
+    worker."""
     for task in tasks:
+        if type(task) is watcher.DbtProducerWatcherOperator:
+            task.__class__ = DbtProducerWatcherOperator
+            continue
         kind = STARTED_BY_THE_TRIGGERER.get(type(task))
         if kind is None or not task.deferrable:
             continue

@@ -100,13 +100,44 @@ def dbt_group(group_id: str, select: list[str], exclude: list[str] | None = None
     from window_tvf_pipeline.cosmos_watcher import start_in_the_triggerer
 
     start_in_the_triggerer(list(group.iter_tasks()))
+    hand_over_on_the_build(group)
     return group
+
+
+# The group's last tasks (what the step after a group waits for): its build done, or else every model task done.
+STEP_DONE = "step_done"
+MODEL_TASKS_DONE = "model_tasks_done"
+
+
+def hand_over_on_the_build(group: Any) -> None:
+    """The step after a group starts once the group's `dbt build` (its producer) has succeeded: every node of the
+    step is built and tested then. The model tasks turn green in the triggerer one level of the dbt graph after the
+    other, about 2.5 s a level once the build is done (a model, its tests, the model after it: 6-7 s for the staged
+    events' and the priced orders' three levels, measured 2026-12-01), and the step after them no longer waits for
+    that. If the build failed, the step after waits for every model task instead, as it did before: their retries
+    rerun the failed models alone (Cosmos' fallback), and a model that stays red stops the steps after it.
+    `step_done` (one_success) follows the producer and `model_tasks_done` (all_success over the group's last model
+    and test tasks); Cosmos' `dbt_producer_watcher_done` stays as Cosmos has it."""
+    from airflow.providers.standard.operators.empty import EmptyOperator
+    from airflow.task.trigger_rule import TriggerRule
+
+    tasks = list(group.iter_tasks())
+    producer = group.get_child_by_label("dbt_producer_watcher")
+    cosmos_done = group.get_child_by_label("dbt_producer_watcher_done")
+    ids = {task.task_id for task in tasks}
+    last = [task for task in tasks
+            if task not in (producer, cosmos_done) and not task.downstream_task_ids & ids]
+    models_done = EmptyOperator(task_id=MODEL_TASKS_DONE, task_group=group)
+    step_done = EmptyOperator(task_id=STEP_DONE, task_group=group, trigger_rule=TriggerRule.ONE_SUCCESS)
+    last >> models_done >> step_done
+    producer >> step_done
 
 
 def hourly_model_tasks(settings: Settings, snapshot_wait: Any) -> tuple[Any, Any, Any]:
     """The hourly DAG's dbt steps as per-model groups, with the rejection gates as tasks between them, in the coarse
     tasks' order: event vars >> staged events >> event gate >> windows; snapshot wait >> price vars >> prices >>
-    price gate; both >> priced orders. Returns (windows, prices, priced) for the DAG file to wire the rest."""
+    price gate >> priced orders, which also wait for the windows step's nodes they read (after_the_nodes_it_reads).
+    Returns (windows, prices, priced) for the DAG file to wire the checks."""
     from airflow.sdk import task
 
     from window_tvf_pipeline import tasks
@@ -140,7 +171,21 @@ def hourly_model_tasks(settings: Settings, snapshot_wait: Any) -> tuple[Any, Any
     price_gate = gate_price_rejections()
     snapshot_wait >> price_vars() >> prices >> price_gate
     priced = dbt_group("build_priced_orders", tasks.JOIN_MODELS.split(), vars_task=PRICE_VARS, settings=settings)
+    price_gate >> priced
+    after_the_nodes_it_reads(priced, [windows, prices])
     return windows, price_gate, priced
+
+
+def after_the_nodes_it_reads(group: Any, others: list[Any]) -> None:
+    """`group` starts once the tasks of the dbt nodes it reads in the `others` groups are done (dbt's lineage from the
+    manifest), not after those groups whole: the priced orders read the windows step's on-time events view, built
+    some 14 s into that step's build, and no window. So the join runs beside the rest of the windows' build, as the
+    coarse DAG's price loading does, and a failed window model does not hold it back (as in one `dbt build`, which
+    skips only what a failure feeds)."""
+    read = {parent for node in group.dbt_graph.filtered_nodes.values() for parent in node.depends_on}
+    for other in others:
+        for unique_id in sorted(read & other.tasks_map.keys()):
+            other.tasks_map[unique_id] >> group
 
 
 def reference_model_tasks(settings: Settings) -> Any:

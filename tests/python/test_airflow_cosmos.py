@@ -84,7 +84,12 @@ def test_hourly_per_model_tasks_are_dbts_selection_in_order(manifest, monkeypatc
     assert {"wait_for_price_snapshot", "price_interval_vars"} <= _upstream(dag, "load_price_snapshots.dbt_producer_watcher")
     assert models("load_price_snapshots") <= _upstream(dag, "gate_price_rejections")
     joined = _upstream(dag, "build_priced_orders.dbt_producer_watcher")
-    assert {"gate_price_rejections", "gate_event_rejections"} | models("build_event_windows") <= joined
+    assert {"gate_price_rejections", "gate_event_rejections"} <= joined
+    # of the windows step, the join waits for what it reads (dbt's lineage: the on-time events view and what feeds
+    # it), not for the windows
+    read = "build_event_windows.int_order_events_on_time_run"
+    assert models("build_event_windows") & joined == {read} | (models("build_event_windows") & _upstream(dag, read))
+    assert "build_event_windows.int_order_events.test" in joined
     assert models("build_event_windows") | {"gate_event_rejections"} <= _upstream(dag, "check_order_windows")
     assert not models("build_priced_orders") & _upstream(dag, "check_order_windows")
 
@@ -223,6 +228,83 @@ def test_a_retrys_event_runs_cosmos_sensor_on_the_worker(manifest, monkeypatch) 
     task.execute_complete({}, {"status": ON_A_WORKER})
     task.execute_complete({}, {"status": "success"})
     assert ran == ["execute", ("complete", "success")]
+
+
+def test_the_step_after_a_group_waits_for_its_build_or_else_for_every_model_task(manifest, monkeypatch) -> None:
+    """In both DAGs, what follows a group waits for the group's step_done: one_success over the group's producer (its
+    dbt build succeeded: every node built and tested) and model_tasks_done, all_success over every model and test task
+    of the group (after a failed build, their retries). Cosmos' producer_done stays; nothing else leaves the group."""
+    from airflow.task.trigger_rule import TriggerRule
+
+    from window_tvf_pipeline.model_tasks import MODEL_TASKS_DONE, STEP_DONE
+
+    dags = _dags(monkeypatch, "per_model")
+    hourly, reference = dags["window_tvf_orders_hourly"], dags["window_tvf_reference_examples"]
+    groups = {(hourly, "build_staged_events"): "gate_event_rejections",
+              (hourly, "load_price_snapshots"): "gate_price_rejections",
+              (hourly, "build_event_windows"): "check_order_windows",
+              (reference, "build_examples"): "check_documented_examples"}
+    for (dag, group), after in groups.items():
+        step_done, models_done = dag.get_task(f"{group}.{STEP_DONE}"), dag.get_task(f"{group}.{MODEL_TASKS_DONE}")
+        assert (step_done.trigger_rule, models_done.trigger_rule) == (TriggerRule.ONE_SUCCESS, TriggerRule.ALL_SUCCESS)
+        producer = f"{group}.dbt_producer_watcher"
+        assert step_done.upstream_task_ids == {producer, models_done.task_id}, group
+        model_tasks = {t.task_id for t in dag.tasks if t.task_id.startswith(f"{group}.")} - {
+            producer, f"{producer}_done", step_done.task_id, models_done.task_id}
+        assert len(model_tasks) > 2 and model_tasks <= _upstream(dag, models_done.task_id), group
+        leaving = {t.task_id for t in dag.get_task(after).upstream_list if t.task_id.startswith(f"{group}.")}
+        assert leaving == {step_done.task_id, f"{producer}_done"}, (group, leaving)
+
+
+def test_the_producer_tells_cosmos_only_the_events_it_acts_on(manifest, monkeypatch) -> None:
+    """Each producer is window_tvf_pipeline.cosmos_watcher's: Cosmos' dbt callback gets the events above debug level,
+    NodeFinished and dbt's errors, and no longer a node's start, compiling and executing steps or its SQL (each of
+    the first three an XCom push, each event a JSON conversion). What it gets, it handles as Cosmos does: the node's
+    status and dbt event pushed to XCom."""
+    from cosmos.operators.local import DbtLocalBaseOperator
+    from dbt.adapters.events.types import SQLQuery
+    from dbt.events.types import (LogModelResult, MainReportVersion, NodeCompiling, NodeExecuting, NodeFinished,
+                                  NodeStart, RunResultError)
+    from dbt_common.events.base_types import EventLevel, msg_from_base_event
+
+    node = {"unique_id": "model.window_tvf.int_order_events", "node_status": "started", "resource_type": "model"}
+    ended = {**node, "node_status": "success"}
+    events = [
+        msg_from_base_event(MainReportVersion(version="1.12.0", log_version=3)),
+        msg_from_base_event(NodeStart(node_info=node)),
+        msg_from_base_event(NodeCompiling(node_info=node)),
+        msg_from_base_event(SQLQuery(conn_name="x", sql="select 1", node_info=node)),
+        msg_from_base_event(NodeExecuting(node_info=node)),
+        msg_from_base_event(LogModelResult(description="model int_order_events", status="OK", index=1, total=1,
+                                           execution_time=0.1, node_info=ended), level=EventLevel.INFO),
+        msg_from_base_event(NodeFinished(node_info=ended)),
+        msg_from_base_event(RunResultError(msg="an error", node_info=node), level=EventLevel.ERROR),
+    ]
+    pushed = []
+
+    class TaskInstance:
+        def xcom_push(self, key: str, value: Any) -> None:
+            pushed.append(key)
+
+        def xcom_pull(self, key: str, **kwargs: Any) -> None:
+            return None
+
+    def dbt_runner(self, command, env, cwd, **kwargs):  # what dbtRunner does with its callbacks
+        for event in events:
+            for callback in self._dbt_runner_callbacks:
+                callback(event)
+
+    monkeypatch.setattr(DbtLocalBaseOperator, "run_dbt_runner", dbt_runner)
+    for dag in _dags(monkeypatch, "per_model").values():
+        producers = [t for t in dag.tasks if t.task_id.endswith(".dbt_producer_watcher")]
+        assert producers and {type(t).__module__ for t in producers} == {"window_tvf_pipeline.cosmos_watcher"}
+    producer = producers[0]
+    producer.run_dbt_runner(["build"], {}, str(REPO), context={"ti": TaskInstance()})
+    # MainReportVersion: Cosmos' startup events; LogModelResult: the status; NodeFinished: the node's dbt event and
+    # the status; RunResultError: the dbt event (under the node's keys, as Cosmos names them)
+    key = "model__window_tvf__int_order_events"
+    assert pushed == ["dbt_startup_events", f"{key}_status", f"{key}_dbt_event", f"{key}_status",
+                      f"{key}_dbt_event"], pushed
 
 
 def test_coarse_is_the_default(monkeypatch) -> None:
