@@ -337,23 +337,18 @@ def _write_env_file(path: Path, env: dict[str, str]) -> None:
 
 def _write_local_settings(path: Path) -> None:
     """Airflow imports AIRFLOW_HOME/config/airflow_local_settings.py in each of its processes at start: in the
-    scheduler's, this one imports the libraries the tasks import, before the LocalExecutor forks its workers; in the
-    DAG processor's, what a parse of the DAG files imports, before it forks a process per parse."""
+    scheduler's, this one imports the libraries the tasks import, before the LocalExecutor forks its workers."""
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(f'''"""Written by scripts/airflow_local.py (make airflow): the scheduler imports the libraries the tasks
-import, once; its LocalExecutor's workers, forked from it, and the task processes they fork start with them. The DAG
-processor imports what its parses of the DAG files import (each parse is a process forked from it)."""
+import, once; its LocalExecutor's workers, forked from it, and the task processes they fork start with them."""
 
 import sys
 
-if sys.argv[1:2] in (["scheduler"], ["dag-processor"]):
+if sys.argv[1:2] == ["scheduler"]:
     sys.path.insert(0, {str(REPO / "dags")!r})
-    from window_tvf_pipeline.preload import DAG_PARSE_MODULES, preload
+    from window_tvf_pipeline.preload import preload
 
-    if sys.argv[1] == "scheduler":
-        preload()
-    else:
-        preload(DAG_PARSE_MODULES)
+    preload()
 ''')
 
 

@@ -12,8 +12,7 @@ With one task per dbt model (astronomer-cosmos, model_tasks.py) an hourly interv
 instead of 5 (its model tasks start and end in the triggerer: cosmos_watcher.py), and each parses the DAG file,
 four Cosmos task groups from dbt's manifest: 1.5 s of CPU in a process forked from the libraries above, 0.95 s
 with Cosmos' modules imported and Airflow's plugins loaded before the fork (the first read of the manifest through
-Airflow's ObjectStoragePath loads every plugin, Cosmos' own among them, for hook lineage). So both are done here too,
-and the DAG processor, which forks a process per parse, imports DAG_PARSE_MODULES the same way."""
+Airflow's ObjectStoragePath loads every plugin, Cosmos' own among them, for hook lineage). So both are done here too."""
 
 from __future__ import annotations
 
@@ -30,14 +29,6 @@ MODULES = (
     "great_expectations",
     "great_expectations.expectations",
     "great_expectations.core.run_identifier",
-    "cosmos.airflow.task_group",
-    "cosmos.operators.watcher",
-)
-# What the DAG processor's parse of a per-model DAG file imports: each parse is a process forked from the DAG
-# processor, and with the model tasks ending in the triggerer it parses the hourly DAG file after every one of them
-# (Airflow 3.3 sends a task callback request for each task a trigger ends, callbacks or not): some 40 parses an
-# interval, 1.1 s of CPU for both DAG files with Airflow imported, 0.44 s with these too.
-DAG_PARSE_MODULES = (
     "cosmos.airflow.task_group",
     "cosmos.operators.watcher",
 )
