@@ -13,6 +13,7 @@ import re
 import shutil
 import subprocess
 import sys
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
@@ -422,6 +423,13 @@ def test_a_broken_model_is_its_own_red_task_and_its_retry_reruns_only_it(per_mod
         between = _attempt_log(running, instances[task_id], attempt)
         waited = rf"Try #{attempt} but producer '{re.escape(producer)}' is still (running|up_for_retry)"
         assert re.search(waited, between), between[-3000:]
+    # the build failed, so what follows the windows step waited for every model task, the broken one's retry
+    # included (model_tasks.hand_over_on_the_build); the priced orders, which read none of it, did not
+    # (model_tasks.after_the_nodes_it_reads)
+    fixed_at = datetime.fromisoformat(instances[task_id]["end_date"])
+    started = lambda t: datetime.fromisoformat(instances[t]["start_date"])  # noqa: E731
+    assert started("build_event_windows.step_done") >= fixed_at and started("check_order_windows") > fixed_at
+    assert started("build_priced_orders.dbt_producer_watcher") < fixed_at
     # every other model of the step ran once, in the producer's build
     windows = [t for t in instances if t.startswith("build_event_windows.") and t not in (task_id, producer)]
     assert len(windows) > 30 and all(instances[t]["try_number"] == 1 for t in windows)
