@@ -167,8 +167,10 @@ class LocalAirflow:
             "AIRFLOW__CORE__DAGBAG_IMPORT_TIMEOUT": "300",
             "AIRFLOW__DAG_PROCESSOR__DAG_FILE_PROCESSOR_TIMEOUT": "300",
             # A DAG file parsed every 10 minutes, not every 30 s: what the DAGs render changes with a restart (a new
-            # commit; the per-model DAGs' manifest is copied at the start), and a per-model parse of both files took
-            # 7.7 CPU-s of an 81-s interval beside the Spark server (2026-12-01; 0.5 with the coarse tasks).
+            # commit; the per-model DAGs' manifest is copied at the start). The DAG processor took 7.7 CPU-s of an
+            # 81-s per-model interval beside the Spark server, 5.1-5.5 with this (2026-12-01; the rest: a parse
+            # for each task callback request, which Airflow sends for every task a trigger ends: see
+            # docs/airflow_deployment.md).
             "AIRFLOW__DAG_PROCESSOR__MIN_FILE_PROCESS_INTERVAL": "600",
             "AIRFLOW__API__BASE_URL": base_url,
             "AIRFLOW__CORE__EXECUTION_API_SERVER_URL": f"{base_url}/execution/",

@@ -22,10 +22,8 @@ keep Cosmos' names: the grid and a task's details show them as Cosmos does."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
-
-from collections.abc import Callable
 
 from airflow.triggers.base import StartTriggerArgs, TaskSuccessEvent, TriggerEvent
 from cosmos.listeners.dag_run_listener import EventStatus
