@@ -48,7 +48,7 @@ with DAG(
         from window_tvf_pipeline.model_tasks import hourly_model_tasks
 
         # the priced orders after the price gate and the windows step's nodes they read (dbt's lineage)
-        windows, prices, priced = hourly_model_tasks(settings, wait_for_price_snapshot())
+        windows = hourly_model_tasks(settings, wait_for_price_snapshot())
     else:
 
         @task

@@ -1,6 +1,6 @@
 """Cosmos' watcher-mode model tasks started, and when their node builds ended, by Airflow's triggerer instead of a
-worker (model_tasks.dbt_group applies it to each group: `start_in_the_triggerer`), and its producer told only the dbt
-events Cosmos acts on (`DbtProducerWatcherOperator`, below).
+worker (`start_in_the_triggerer`), and its producer told only the dbt events Cosmos acts on
+(`DbtProducerWatcherOperator`, below); model_tasks.dbt_group applies both to each group (`adapt`).
 
 In Cosmos' watcher mode each model (and each model's tests) is a sensor: its first try starts a task process on a
 worker, which parses the DAG file, finds the producer's build still running and defers to a trigger that polls the
@@ -148,29 +148,31 @@ class DbtProducerWatcherOperator(watcher.DbtProducerWatcherOperator, _ProducerEv
     """Cosmos' producer whose dbt callback sees only the events it acts on (read_by_cosmos)."""
 
 
-def start_in_the_triggerer(tasks: list[Any]) -> None:
-    """Makes each Cosmos model, test and seed sensor among `tasks` start in the triggerer, and each producer
-    DbtProducerWatcherOperator above. Another kind of node (a snapshot, a source) keeps Cosmos' own start on a
-    worker."""
+def adapt(tasks: list[Any]) -> None:
+    """What this module changes in a Cosmos group's tasks: each producer becomes DbtProducerWatcherOperator above
+    (its dbt callback told only what Cosmos acts on), and each deferrable model, test and seed sensor starts in the
+    triggerer (start_in_the_triggerer). Another kind of node (a snapshot, a source) stays as Cosmos made it."""
     for task in tasks:
         if type(task) is watcher.DbtProducerWatcherOperator:
-            task.__class__ = DbtProducerWatcherOperator
-            continue
-        kind = STARTED_BY_THE_TRIGGERER.get(type(task))
-        if kind is None or not task.deferrable:
-            continue
-        task.__class__ = kind  # built by Cosmos' graph with Cosmos' class; only execute_complete above differs
-        task.start_from_trigger = True
-        task.poke_interval = POKE_SECONDS
-        task.start_trigger_args = StartTriggerArgs(
-            trigger_cls=f"{__name__}.{TriggererStartedWatcherTrigger.__name__}",
-            trigger_kwargs={
-                "model_unique_id": task.model_unique_id,
-                "producer_task_id": task.producer_task_id,
-                "dag_id": task.dag_id,
-                "poke_interval": POKE_SECONDS,
-                "is_test_sensor": task.is_test_sensor,
-            },
-            next_method="execute_complete",
-            timeout=task.execution_timeout,
-        )
+            task.__class__ = DbtProducerWatcherOperator  # built by Cosmos' graph; only run_dbt_runner differs
+        elif type(task) in STARTED_BY_THE_TRIGGERER and task.deferrable:
+            start_in_the_triggerer(task)
+
+
+def start_in_the_triggerer(task: Any) -> None:
+    """Makes one of Cosmos' model, test and seed sensors start in the triggerer."""
+    task.__class__ = STARTED_BY_THE_TRIGGERER[type(task)]  # built with Cosmos' class; only execute_complete differs
+    task.start_from_trigger = True
+    task.poke_interval = POKE_SECONDS
+    task.start_trigger_args = StartTriggerArgs(
+        trigger_cls=f"{__name__}.{TriggererStartedWatcherTrigger.__name__}",
+        trigger_kwargs={
+            "model_unique_id": task.model_unique_id,
+            "producer_task_id": task.producer_task_id,
+            "dag_id": task.dag_id,
+            "poke_interval": POKE_SECONDS,
+            "is_test_sensor": task.is_test_sensor,
+        },
+        next_method="execute_complete",
+        timeout=task.execution_timeout,
+    )

@@ -97,9 +97,9 @@ def dbt_group(group_id: str, select: list[str], exclude: list[str] | None = None
                                    should_detach_multiple_parents_tests=True),
         operator_args={"env": interval_env_template(vars_task) if vars_task else {}, "install_deps": False},
     )
-    from window_tvf_pipeline.cosmos_watcher import start_in_the_triggerer
+    from window_tvf_pipeline.cosmos_watcher import adapt
 
-    start_in_the_triggerer(list(group.iter_tasks()))
+    adapt(list(group.iter_tasks()))
     hand_over_on_the_build(group)
     return group
 
@@ -133,11 +133,11 @@ def hand_over_on_the_build(group: Any) -> None:
     producer >> step_done
 
 
-def hourly_model_tasks(settings: Settings, snapshot_wait: Any) -> tuple[Any, Any, Any]:
+def hourly_model_tasks(settings: Settings, snapshot_wait: Any) -> Any:
     """The hourly DAG's dbt steps as per-model groups, with the rejection gates as tasks between them, in the coarse
     tasks' order: event vars >> staged events >> event gate >> windows; snapshot wait >> price vars >> prices >>
     price gate >> priced orders, which also wait for the windows step's nodes they read (after_the_nodes_it_reads).
-    Returns (windows, prices, priced) for the DAG file to wire the checks."""
+    Returns the windows' group, for the DAG file to wire the checks after it."""
     from airflow.sdk import task
 
     from window_tvf_pipeline import tasks
@@ -173,7 +173,7 @@ def hourly_model_tasks(settings: Settings, snapshot_wait: Any) -> tuple[Any, Any
     priced = dbt_group("build_priced_orders", tasks.JOIN_MODELS.split(), vars_task=PRICE_VARS, settings=settings)
     price_gate >> priced
     after_the_nodes_it_reads(priced, [windows, prices])
-    return windows, price_gate, priced
+    return windows
 
 
 def after_the_nodes_it_reads(group: Any, others: list[Any]) -> None:
