@@ -36,8 +36,8 @@ def service(cmdline: str) -> str:
 
 
 def sample(processes: dict[str, dict], samples: list[tuple[float, str, float]]) -> None:
-    """One reading of every process: (epoch seconds, pid, CPU seconds so far), and its command line as last read (a
-    launcher script execs the Spark server's java under the same pid)."""
+    """One reading of every process: (epoch seconds, pid@start time, CPU seconds so far), and its command line as
+    last read (a launcher script execs the Spark server's java under the same pid)."""
     now = time.time()
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
@@ -45,9 +45,10 @@ def sample(processes: dict[str, dict], samples: list[tuple[float, str, float]]) 
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
         except OSError:  # ended meanwhile
             continue
-        processes[pid] = {"cmd": cmdline[:300] or processes.get(pid, {}).get("cmd", "")}
         fields = stat[stat.rfind(")") + 2:].split()
-        samples.append((round(now, 2), pid, (int(fields[11]) + int(fields[12])) / TICK))
+        process = f"{pid}@{fields[19]}"  # with its start time: pids are reused (pid_max 32768 here)
+        processes[process] = {"cmd": cmdline[:300] or processes.get(process, {}).get("cmd", "")}
+        samples.append((round(now, 2), process, (int(fields[11]) + int(fields[12])) / TICK))
 
 
 def record(command: list[str], out: Path) -> int:
