@@ -22,8 +22,9 @@ import time
 from datetime import datetime, timezone
 from pathlib import Path
 
+from harness import cpu_seconds, process_stat  # bench/, this file's directory
+
 SERVICES = ("dag-processor", "triggerer", "scheduler", "api-server")
-TICK = os.sysconf("SC_CLK_TCK")
 
 
 def service(cmdline: str) -> str:
@@ -41,14 +42,13 @@ def sample(processes: dict[str, dict], samples: list[tuple[float, str, float]]) 
     now = time.time()
     for pid in filter(str.isdigit, os.listdir("/proc")):
         try:
-            stat = Path(f"/proc/{pid}/stat").read_text()
+            fields = process_stat(pid)
             cmdline = Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
         except OSError:  # ended meanwhile
             continue
-        fields = stat[stat.rfind(")") + 2:].split()
         process = f"{pid}@{fields[19]}"  # with its start time: pids are reused (pid_max 32768 here)
         processes[process] = {"cmd": cmdline[:300] or processes.get(process, {}).get("cmd", "")}
-        samples.append((round(now, 2), process, (int(fields[11]) + int(fields[12])) / TICK))
+        samples.append((round(now, 2), process, cpu_seconds(pid, fields)))
 
 
 def record(command: list[str], out: Path) -> int:

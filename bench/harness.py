@@ -220,3 +220,15 @@ def write_section(doc: Path, heading: str, begin: str, end: str, body: str) -> N
     else:
         text += f"\n## {heading}\n\n{section}\n"
     doc.write_text(text)
+
+
+def process_stat(pid: int | str) -> list[str]:
+    """/proc/<pid>/stat's fields after the command name (the state first), so utime and stime are [11] and [12]."""
+    stat = Path(f"/proc/{pid}/stat").read_text()
+    return stat[stat.rfind(")") + 2:].split()
+
+
+def cpu_seconds(pid: int | str, fields: list[str] | None = None) -> float:
+    """CPU seconds a process has used so far (utime + stime), from /proc (or from its stat fields already read)."""
+    fields = fields or process_stat(pid)
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")

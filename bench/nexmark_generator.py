@@ -24,7 +24,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from harness import REPO, BenchSpark, dbt, timed_rounds
+from harness import REPO, BenchSpark, cpu_seconds, dbt, timed_rounds
 
 WORK_DIR = REPO / ".spark" / "bench" / "nexmark"
 MODEL = "models/nexmark/generator/nexmark_events.sql"
@@ -66,8 +66,7 @@ def compiled(source: str, events: int) -> str:
 def jvm_cpu_seconds(spark) -> float:
     """CPU seconds the Spark JVM has used so far (local mode: the driver and the executors' tasks), from /proc: on a
     machine shared with other work, a run's CPU time moves far less than its wall time."""
-    fields = Path(f"/proc/{spark.sparkContext._gateway.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")  # utime + stime
+    return cpu_seconds(spark.sparkContext._gateway.proc.pid)
 
 
 @dataclass

@@ -188,15 +188,10 @@ def part_late_day() -> dict[str, Any]:
     return result
 
 
-def _cpu_seconds(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-
-
 def part_parser(line_counts: list[int]) -> dict[str, Any]:
     home = _environment("parser")
     sys.path.insert(0, str(REPO / "bench"))
-    from harness import BenchSpark, compile_inline
+    from harness import BenchSpark, compile_inline, cpu_seconds
 
     source = _landing(1_000_000, 1)
     one_hour = next((source / "events").glob("*.jsonl"))
@@ -252,11 +247,11 @@ def part_parser(line_counts: list[int]) -> dict[str, Any]:
         for name, make in queries.items():
             runs, cores = [], []
             for _ in range(4):  # a first run to warm up, then 3
-                cpu, began = _cpu_seconds(pid), time.monotonic()
+                cpu, began = cpu_seconds(pid), time.monotonic()
                 make().write.format("noop").mode("overwrite").save()
                 wall = time.monotonic() - began
                 runs.append(wall)
-                cores.append((_cpu_seconds(pid) - cpu) / wall)
+                cores.append((cpu_seconds(pid) - cpu) / wall)
             timings[name] = {"seconds": round(statistics.median(runs[1:]), 2), "runs": [round(r, 2) for r in runs[1:]],
                              "cores_busy": round(statistics.median(cores[1:]), 2)}
         planning = []  # parse, analysis, optimization and physical planning of the macro's query: paid per query

@@ -35,8 +35,9 @@ from cosmos.operators.local import DbtLocalBaseOperator
 
 # The trigger's event for a retry: run the sensor's first-try logic on a worker (Cosmos' retry rules live there).
 ON_A_WORKER = "resume_on_a_worker"
-# How often a trigger reads its node's status from the producer's XComs (Cosmos' default: 10 s). The last model of a
-# step ends its task within this after dbt has built it, and the next step waits for that task.
+# How often a trigger reads its node's status from the producer's XComs (Cosmos' default: 10 s). A model's task turns
+# green within this after dbt has built it; the step after the group waits for the build, not for these tasks
+# (model_tasks.hand_over_on_the_build). 10 s made no difference to the triggerer's CPU (2026-12-01).
 POKE_SECONDS = 5.0
 
 
