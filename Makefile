@@ -101,6 +101,7 @@ airflow-reset: setup
 test-airflow: setup
 	@scripts/check_prerequisites.sh
 	@scripts/install_postgres.sh
+	WINDOW_TVF_TEST_AIRFLOW=1 $(BIN)/pytest tests/python/test_spark_server_recovery.py
 	WINDOW_TVF_TEST_AIRFLOW=1 $(BIN)/pytest tests/python/test_airflow_deployment.py
 	WINDOW_TVF_TEST_AIRFLOW=1 $(BIN)/pytest tests/python/test_airflow_postgres.py
 	# a process of its own: its DagBag would set up Airflow before the deployment test's dag.test() home is set

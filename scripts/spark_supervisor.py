@@ -1,6 +1,7 @@
 """make airflow's Spark Connect server under supervisord: when the server's JVM dies (OOM, a kill), supervisord
 starts the same command again, on the same port, warehouse and metastore, without a person; the Airflow tasks that
-failed meanwhile succeed on their retries.
+failed meanwhile succeed on their retries. Each start first repairs what a cut write left in the warehouse, before
+the server accepts a connection (scripts/connect_server.py).
 
 supervisord (PyPI `supervisor`) rather than a loop of our own: it already does what a restart loop must get right
 (a backoff between failed starts, a limit on them, a stop that is not taken for a crash, its own rotated logs) and
@@ -10,8 +11,8 @@ in the state directory's pid file like any Spark process of scripts/spark_cluste
 What lands in the state directory (the deployment's spark-server/):
     supervisord.conf     written at each start
     supervisord.log      supervisord's own log: starts, exits, restarts (1 MB, 2 backups)
-    connect.log          the server's stdout and stderr (what log4j does not take: launcher lines, a JVM crash;
-                         10 MB, 3 backups)
+    connect.log          the server's stdout and stderr (what log4j does not take: launcher lines, a JVM crash,
+                         each start's warehouse repair; 10 MB, 3 backups)
     spark-server.log     Spark's log at WARN (spark_conf/log4j2-server.properties: RollingFile, 10 MB, 3 backups)
 
     .venv/bin/supervisorctl -c .airflow/deployment/spark-server/supervisord.conf status
@@ -48,6 +49,7 @@ from spark_cluster import (
 
 PROGRAM = "spark-connect"
 LOG_CONFIG = REPO / "spark_conf" / "log4j2-server.properties"
+SERVER_PROGRAM = REPO / "scripts" / "connect_server.py"
 # A start counts as failed if the server exits within STARTSECS; supervisord then waits 1 s, 2 s, ... before the
 # next try and gives up (state FATAL) after STARTRETRIES failed tries in a row (about 1 + 2 + ... + 10 = 55 s).
 # A server that ran longer than STARTSECS is restarted at once whenever it exits, however often.
@@ -108,11 +110,14 @@ class SupervisedConnect(Deployment):
         port = (ports or {}).get("connect", 15002)
         require_free_port(host, port, "connect connect")
         self.state_dir.mkdir(parents=True, exist_ok=True)
+        # Spark's Connect server after a repair of its warehouse, in one driver (scripts/connect_server.py); in the
+        # foreground, as start-connect-server.sh --wait runs it.
         command = [
-            str(SPARK_HOME / "sbin" / "start-connect-server.sh"), "--wait",
+            str(SPARK_HOME / "bin" / "spark-submit"), "--name", "Spark Connect server",
             "--conf", f"spark.connect.grpc.binding.address={host}",
             "--conf", f"spark.connect.grpc.binding.port={port}",
             *_server_conf(self.state_dir, memory),
+            str(SERVER_PROGRAM),
         ]
         for log in ("connect.log", "spark-server.log"):  # a failed start's lines would read as this start's
             (self.state_dir / log).unlink(missing_ok=True)
@@ -123,6 +128,8 @@ class SupervisedConnect(Deployment):
             # spark-submit puts SPARK_SUBMIT_OPTS on the server JVM's command line: Spark's log at WARN, rolled.
             "SPARK_SUBMIT_OPTS": f"-Dlog4j2.configurationFile=file:{LOG_CONFIG} "
                                  f"-Dwindow_tvf.server.log.dir={self.state_dir}",
+            # the driver program's Python: the project's, with pyspark and the dags/ code it repairs with
+            "PYSPARK_PYTHON": sys.executable, "PYSPARK_DRIVER_PYTHON": sys.executable,
         }
         out = self.state_dir / "supervisord.out"  # supervisord's own complaints before its log opens
         try:

@@ -15,14 +15,22 @@ The embedded Derby metastore recovers from its own log on the next start (its lo
 Before a task rebuilds anything, `recover` discards uncommitted staging directories, finishes an interrupted
 partition replacement from the complete staged copy, registers partitions found on disk and removes files of a
 table that does not exist, so every table is again exactly the output of a finished run and the rerun gives the
-same tables as an uninterrupted run (tested in test_scheduled_pipeline.py)."""
+same tables as an uninterrupted run (tested in test_crash_recovery.py).
+
+On a Spark server (make airflow's Connect server) the writes run in the server's driver, which outlives the tasks:
+a write is cut only when that driver dies, and nothing else writes while it starts again. So the server repairs its
+own warehouse at each start, before it serves (`recover_warehouse`, from scripts/connect_server.py); a task on a
+server target does not, since it could not tell a cut write from another task's running one."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 STAGING_PREFIX = ".spark-staging-"
+# A managed table's directory (a database's are `<name>.db`, in the default database's location).
+_TABLE_DIRECTORY = re.compile(r"[a-z0-9_]+")
 
 
 @dataclass
@@ -90,3 +98,42 @@ def recover(spark: Any, schema: str, tables: list[str]) -> Recovered:
         if registered:
             spark.sql(f"alter table {schema}.{table} recover partitions")
     return recovered
+
+
+def recover_warehouse(spark: Any, warehouse: str) -> dict[str, Recovered]:
+    """`recover` on every table directory of every database inside `warehouse` (a server's own, before it serves:
+    a directory there that the metastore does not know is what a cut CREATE TABLE AS SELECT left). Returns what it
+    repaired, by database."""
+    jvm = spark._jvm
+    root = jvm.org.apache.hadoop.fs.Path(warehouse).toUri().getPath().rstrip("/")
+    repaired = {}
+    for database in spark.catalog.listDatabases():
+        location = jvm.org.apache.hadoop.fs.Path(database.locationUri)
+        if not (location.toUri().getPath().rstrip("/") + "/").startswith(root + "/"):
+            continue  # a database kept elsewhere is not this server's to repair
+        fs = location.getFileSystem(spark._jsc.hadoopConfiguration())
+        directories = [path for path in _children(fs, location)
+                       if _TABLE_DIRECTORY.fullmatch(path.getName()) and fs.getFileStatus(path).isDirectory()]
+        known = {table.name for table in spark.catalog.listTables(database.name)}
+        # A directory without a table of its name is a cut CREATE's, unless it is another table's location (an
+        # external table's can be any directory): only then is it worth asking every table for its location.
+        elsewhere = (_locations_of_other_tables(spark, database.name)
+                     if any(path.getName() not in known for path in directories) else set())
+        tables = [path.getName() for path in directories if path.toUri().getPath() not in elsewhere]
+        if found := recover(spark, database.name, tables):
+            repaired[database.name] = found
+    return repaired
+
+
+def _locations_of_other_tables(spark: Any, database: str) -> set[str]:
+    """The directories of `database`'s tables that are not named after their table."""
+    found = set()
+    for table in spark.catalog.listTables(database):
+        if table.tableType == "VIEW" or table.isTemporary:
+            continue
+        rows = spark.sql(f"describe table extended `{database}`.`{table.name}`").where("col_name = 'Location'").collect()
+        for row in rows:
+            path = spark._jvm.org.apache.hadoop.fs.Path(row.data_type)
+            if path.getName() != table.name:
+                found.add(path.toUri().getPath())
+    return found

@@ -39,8 +39,10 @@ def interval_vars(start: datetime, end: datetime, settings: Settings) -> dict[st
 
 
 def recover_interrupted_writes(settings: Settings) -> None:
-    """A retry first repairs what a killed attempt left (window_tvf_pipeline.recovery). Server targets write on the
-    server, whose own driver finishes or abandons its jobs."""
+    """A retry first repairs what a killed attempt left (window_tvf_pipeline.recovery). Not on server targets: there
+    the writes run in the server's driver, which outlives the task (and may still run a killed task's statement);
+    a write is cut only when that driver dies, and make airflow's server repairs its warehouse at each start
+    (scripts/connect_server.py)."""
     if settings.on_server:
         return
     repaired = recover(spark_session(settings), settings.schema, settings.written_tables)
