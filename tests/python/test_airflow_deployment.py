@@ -270,7 +270,7 @@ def scheduled(deployment: Running) -> list[dict]:
         for kept in ("logs", "dbt/logs", "spark-server"):
             if (CONFIG.home / kept).exists():
                 shutil.copytree(CONFIG.home / kept, FAILED / kept, dirs_exist_ok=True,
-                                ignore=shutil.ignore_patterns("warehouse", "metastore_db", "tmp"))
+                                ignore=shutil.ignore_patterns("warehouse", "metastore_db", "tmp", "*.sock", "*.pid"))
         print(f"A run failed: its task, dbt and Spark server logs are kept in {FAILED}")
     return runs
 
