@@ -35,12 +35,16 @@ def main() -> None:
     spark = SparkSession.builder.getOrCreate()
     warehouse = spark.conf.get("spark.sql.warehouse.dir")
     began = time.monotonic()
-    repaired = recover_warehouse(spark, warehouse)
-    took = time.monotonic() - began
-    for database, found in repaired.items():
-        log.warning("Repaired what a cut write left in %s: %s", database, found)
-    log.info("Warehouse %s checked in %.1f s (%s); serving", warehouse, took,
-             "repaired" if repaired else "nothing to repair")
+    try:
+        repaired = recover_warehouse(spark, warehouse)
+    except Exception:  # a server that serves is worth more than one that a failed repair keeps down
+        log.exception("Could not repair the warehouse %s; serving without the repair (a statement a kill cut may "
+                      "fail again on its retry: see docs/pipeline_crash_safety.md)", warehouse)
+    else:
+        for database, found in repaired.items():
+            log.warning("Repaired what a cut write left in %s: %s", database, found)
+        log.info("Warehouse %s checked in %.1f s (%s); serving", warehouse, time.monotonic() - began,
+                 "repaired" if repaired else "nothing to repair")
     gateway = spark.sparkContext._gateway
     # Blocks until the server ends; a stop (SIGTERM to the process group) ends the JVM and this process with it.
     getattr(spark._jvm, SERVER_MAIN).main(gateway.new_array(gateway.jvm.java.lang.String, 0))
