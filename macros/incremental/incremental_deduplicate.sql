@@ -32,13 +32,14 @@
     {%- endif -%}
     {%- do window_tvf._column_name(time_column, name, 'time_column') -%}
     {%- set ttl_us = window_tvf._positive_duration(ttl, name, 'ttl') -%}
-    {%- set ordering = window_tvf._order_by(order_by, name, 'order_by', 'arrived') if order_by is not none else [] -%}
+    {%- set ordering = window_tvf._order_by(order_by, name, 'order_by', 'window_tvf__arrived') if order_by is not none else [] -%}
     {%- set start = window_tvf._utc_instant(interval_start, name, 'interval_start') if interval_start else none -%}
     {%- set end = window_tvf._utc_instant(interval_end, name, 'interval_end') if interval_end else none -%}
     {%- set incremental = start is not none and is_incremental() -%}
     {%- set on_keys = [] -%}
     {%- for key in keys -%}{%- do on_keys.append('{left}.' ~ key ~ ' <=> {right}.' ~ key) -%}{%- endfor -%}
-    with arrived as (
+    {%- call window_tvf._self_contained('incremental_deduplicate') %}
+    with window_tvf__arrived as (
         select *
         from {{ relation }}
         where true
@@ -50,20 +51,20 @@
             {%- endif %}
     ),
 
-    live_state as (
+    window_tvf__live_state as (
         {{ window_tvf._ttl_live_state(keys, time_column, on_keys | join(' and '),
             start - modules.datetime.timedelta(microseconds=ttl_us) if incremental else none, start) }}
     ),
 
-    sightings as (
+    window_tvf__sightings as (
         {{ window_tvf._ttl_sightings(keys, time_column, ordering) }}
     ),
 
-    kept_arrivals as (
+    window_tvf__kept_arrivals as (
         select
             aggregate(
-                sightings.arrivals,
-                named_struct('kept_at', live_state.last_kept, 'kept', slice(sightings.arrivals, 1, 0)),
+                window_tvf__sightings.arrivals,
+                named_struct('kept_at', window_tvf__live_state.last_kept, 'kept', slice(window_tvf__sightings.arrivals, 1, 0)),
                 (state, arrival) -> case
                     when state.kept_at is null
                         or arrival.seen_at >= {{ window_tvf._plus_micros('state.kept_at', ttl_us) }}
@@ -71,14 +72,15 @@
                     else state
                 end
             ).kept as kept
-        from sightings
-        left join live_state
-            on {{ on_keys | join(' and ') | replace('{left}', 'sightings') | replace('{right}', 'live_state') }}
+        from window_tvf__sightings
+        left join window_tvf__live_state
+            on {{ on_keys | join(' and ') | replace('{left}', 'window_tvf__sightings') | replace('{right}', 'window_tvf__live_state') }}
     )
 
     select kept_arrival.arrival.*
-    from kept_arrivals
+    from window_tvf__kept_arrivals
     lateral view explode(kept) exploded as kept_arrival
+    {%- endcall %}
 {% endmacro %}
 
 {#-
@@ -91,11 +93,11 @@
         kept.{{ key }},
         {%- endfor %}
         max(kept.{{ time_column }}) as last_kept
-    from {{ this if expired_before else 'arrived' }} as kept
+    from {{ this if expired_before else 'window_tvf__arrived' }} as kept
     {%- if expired_before %}
     where kept.{{ time_column }} > {{ window_tvf._instant_literal(expired_before) }}
         and kept.{{ time_column }} < {{ window_tvf._instant_literal(start) }}
-        and exists (select 1 from arrived where {{ on_keys | replace('{left}', 'arrived') | replace('{right}', 'kept') }})
+        and exists (select 1 from window_tvf__arrived where {{ on_keys | replace('{left}', 'window_tvf__arrived') | replace('{right}', 'kept') }})
     {%- else %}
     where false
     {%- endif %}
@@ -121,13 +123,13 @@
         ) as arrivals
     from (
         select
-            arrived.*,
-            struct(arrived.*) as arrival,
+            window_tvf__arrived.*,
+            struct(window_tvf__arrived.*) as arrival,
             row_number() over (
-                partition by {% for key in keys %}arrived.{{ key }}{{ ', ' if not loop.last }}{% endfor %}
-                order by arrived.{{ time_column }}, {{ (ordering + ['']) | join(', ') }}struct(arrived.*)
+                partition by {% for key in keys %}window_tvf__arrived.{{ key }}{{ ', ' if not loop.last }}{% endfor %}
+                order by window_tvf__arrived.{{ time_column }}, {{ (ordering + ['']) | join(', ') }}struct(window_tvf__arrived.*)
             ) as arrival_position
-        from arrived
+        from window_tvf__arrived
     ) as positioned
     group by {% for key in keys %}{{ key }}{{ ', ' if not loop.last }}{% endfor %}
 {% endmacro %}

@@ -65,13 +65,13 @@
     {#- Checked on every run, the first included, so a bad argument does not wait for the second run to fail. -#}
     {%- set earliest = window_tvf._earliest_on_time(interval_start, allowed_lateness, '0 seconds', name)
         if has_interval else none -%}
-    {#- recompute_input (the CTE _dated_windows writes) filters the relation: its aggregates' types are the relation's
+    {#- window_tvf__recompute_input (the CTE _dated_windows writes) filters the relation: its aggregates' types are the relation's
         (types.sql); its shuffle is not estimated (the relation holds every interval's rows). -#}
     {%- set typed_as = context.get('window_tvf__types_of', {}) -%}
-    {%- do typed_as.update({'recompute_input': relation}) -%}
+    {%- do typed_as.update({'window_tvf__recompute_input': relation}) -%}
     {%- do context.update({'window_tvf__types_of': typed_as}) -%}
     {%- set aggregated -%}
-        {{ window_tvf.window_aggregate('recompute_input', window, group_by, aggregates, strategy=strategy) }}
+        {{ window_tvf.window_aggregate('window_tvf__recompute_input', window, group_by, aggregates, strategy=strategy) }}
     {%- endset -%}
     {%- set emit = window_tvf._emit_argument(emit, name) -%}
     {%- set final = window_tvf._incremental_final(spec, relation, emit, interval_start, interval_end, allowed_lateness,
@@ -254,16 +254,17 @@
 {% endmacro %}
 
 {#-
-    The windows of `recompute_input` with their partition columns (window_date, and window_hour by hour); on an
+    The windows of `window_tvf__recompute_input` with their partition columns (window_date, and window_hour by hour); on an
     incremental run only those `changeable`, plus the final windows of the rewritten partitions, so insert_overwrite
     replaces whole partitions and loses none.
 -#}
 {% macro _dated_windows(recompute_input, aggregated, partition, columns=none, changeable=none, final_windows=none) %}
-    with recompute_input as (
+    {%- call window_tvf._self_contained('incremental_window_aggregate') %}
+    with window_tvf__recompute_input as (
         {{ recompute_input }}
     ),
 
-    aggregated as (
+    window_tvf__aggregated as (
         {{ aggregated }}
     )
 
@@ -273,7 +274,7 @@
         {%- if 'window_hour' in partition.columns %},
         date_trunc('hour', window_time) as window_hour
         {%- endif %}
-    from aggregated
+    from window_tvf__aggregated
     {%- if changeable %}
     where {{ changeable }}
 
@@ -281,4 +282,5 @@
 
     {{ final_windows }}
     {%- endif %}
+    {%- endcall %}
 {% endmacro %}

@@ -62,7 +62,8 @@
     Where the calling model's SQL (as written, Jinja included) defines the CTE `name`: {body: the text between the
     parentheses of `name as (...)`, prefix: the text from its WITH clause's `with` to the closing parenthesis, when
     that WITH clause is the statement's own (not in parentheses)}, or none: no such CTE, or no model (a macro run on
-    its own).
+    its own), or a name of the package's own CTEs (window_tvf__...), which a macro writes and hands to another: the
+    analyst's text does not define it (a CTE of theirs named so is not the one meant).
 -#}
 {% macro _cte_definition(name) %}
     {#- Read once per name and model (kept in the model's context): the estimate, the columns and the aggregate
@@ -78,7 +79,7 @@
 {#- _cte_definition, scanned from the model's SQL. -#}
 {% macro _scanned_cte_definition(name) %}
     {%- set raw = model.get('raw_code') if model is mapping else none -%}
-    {%- if not raw -%}{{ return(none) }}{%- endif -%}
+    {%- if not raw or name.startswith('window_tvf__') -%}{{ return(none) }}{%- endif -%}
     {#- Comments (Jinja's and SQL's) become spaces of the same length: neither a `with` nor a parenthesis in them
         counts, and the prefix renders without them. -#}
     {%- set blanked = namespace(text='', at=0) -%}

@@ -38,6 +38,7 @@
     {%- set specs = window_tvf._json_field_specs(fields) -%}
     {%- do window_tvf._json_output_columns_are_new(relation, line, specs, reason) -%}
     {%- set options = "map('allowSingleQuotes', 'false', 'allowNonNumericNumbers', 'false')" %}
+    {%- call window_tvf._self_contained('parse_json_lines') %}
     with parse_json_lines__lines as (
         select
             struct(source_rows.*) as parse_json_lines__source
@@ -76,6 +77,7 @@
         case when parse_json_lines__exact is null then 'fast' else 'exact' end as {{ path_column }}
         {%- endif %}
     from parse_json_lines__checked
+    {%- endcall %}
 {%- endmacro %}
 
 {#-

@@ -27,6 +27,7 @@
     {%- for path in paths if path is not string or not path -%}
         {{ window_tvf._argument_error('text_file_lines', 'paths', paths, "expected file paths as non-empty strings") }}
     {%- endfor -%}
+    {%- call window_tvf._self_contained('text_file_lines') %}
     with text_file_lines__read as (
         {{ window_tvf._text_file_reads(paths) }}
     ),
@@ -85,6 +86,7 @@
     from text_file_lines__files as listed
     left anti join text_file_lines__splits as landed
         on landed.source_file = listed.source_file
+    {%- endcall %}
 {%- endmacro %}
 
 {#- The lines of the files with their file, the split they were read in, and an id counting them in each split. -#}

@@ -240,6 +240,7 @@
         'key_columns': keys, 'value_columns': values, 'fills': fills,
         'types': columns, 'span': span, 'bounds': bounds, 'margin': window_tvf._gap_fill_margin(spec, axis)} -%}
     {%- set sql -%}
+{% call window_tvf._self_contained('gap_fill') -%}
 with gap_fill__windows as (
     {{ window_tvf._gap_fill_windows(context_.input, context_) }}
 ),
@@ -298,6 +299,7 @@ from gap_fill__timed as series
 {%- for condition in conditions %}
 {{ 'where' if loop.first else '    and' }} {{ condition }}
 {%- endfor %}
+{%- endcall %}
     {%- endset -%}
     {{ return([sql, ['window_start', 'window_end', 'window_time'] + keys + values + derived + [filled_column]]) }}
 {% endmacro %}

@@ -31,7 +31,7 @@ configure_environment(SPARK_DIR)
 # pytest_xdist_make_scheduler). A new module joins the build's group unless it is named here.
 BUILD_GROUP = "build"
 OWN_GROUP = {"test_scheduled_pipeline", "test_crash_recovery", "test_spark_clusters", "test_incremental_deduplicate",
-             "test_airflow_deployment", "test_microbatch"}
+             "test_airflow_deployment", "test_microbatch", "test_consumer_project"}
 
 
 @pytest.fixture(scope="session")

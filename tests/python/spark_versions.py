@@ -93,12 +93,14 @@ class Suite:
     exclude: tuple[str, ...] = ()  # left out of that selection
 
 
-# Window semantics: Flink's documented examples and edge cases (incl. the DST comparison with Flink's rows) and the
-# window operations (slicing against row assignment, distinct counts, Top-N, joins, cascades). The build leaves out
+# Window semantics: Flink's documented examples and edge cases (incl. the DST comparison with Flink's rows), the
+# window operations (slicing against row assignment, distinct counts, Top-N, joins, cascades), and the user's side:
+# every README/docs example and every macro in every position, in a project of its own. The build leaves out
 # the rest of the project. `make test` runs this beside its main suite (CI's 25 minutes leave no room for more);
 # `make test-compat` runs FULL, calendar windows and the Table API macros included, on 3.5 and 4.0.
 LEAN = Suite(
-    files=("test_documented_examples.py", "test_window_operations.py", "test_parse_json_lines_paths.py"),
+    files=("test_documented_examples.py", "test_window_operations.py", "test_parse_json_lines_paths.py",
+           "test_consumer_project.py"),
     select=("+path:models/flink_examples", "+path:models/window_operations", "+path:tests/windowing",
             "+path:tests/window_operations"),
     # The three sliced-against-rows data tests: 161 s of the main build's 392 s (2026-11-28), and again here on C1;
@@ -110,7 +112,7 @@ LEAN = Suite(
 FULL = Suite(files=LEAN.files + (
     "test_calendar_windows.py", "test_table_operations.py", "test_datastream_windows.py",
     "test_incremental_deduplicate.py", "test_nexmark.py", "test_value_fits.py", "test_no_silent_overflow.py",
-    "test_arguments.py", "test_package_install.py", "test_microbatch.py", "test_parse_json_lines.py",
+    "test_arguments.py", "test_microbatch.py", "test_parse_json_lines.py",
     "test_window_aggregate_types.py", "test_gap_fill.py", "test_window_finality.py", "test_adapter_overrides.py",
 ))
 # FULL and the pipeline on the embedded Spark (the hourly and reference DAGs under dag.test(), the Great Expectations

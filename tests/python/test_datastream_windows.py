@@ -1,13 +1,11 @@
-"""Flink DataStream count windows and evictors: their data tests in the shared build, bad arguments, the doc's examples."""
+"""Flink DataStream count windows and evictors: their data tests in the shared build and bad arguments (the doc's
+examples and their tables: test_consumer_project.py)."""
 
 from __future__ import annotations
 
-import itertools
-import re
-
 import pytest
 
-from dbt_harness import DbtRun, REPO, compile_error, run_dbt
+from dbt_harness import DbtRun, compile_error, run_dbt
 
 DATA_TESTS = {
     "assert_count_window_cases",
@@ -209,49 +207,3 @@ def test_good_calls_compile(built: DbtRun) -> None:
     for call in calls:
         run = run_dbt(["show", "--quiet", "--limit", "1", "--inline", "{{ window_tvf." + call + " }}"])
         assert run.success, (call, run.messages)
-
-
-DOC = REPO / "docs" / "count_windows_and_evictors.md"
-
-
-def _doc_examples() -> tuple[str, list[tuple[str, list[str], list[tuple[str, ...]]]]]:
-    """The doc's input block (the `with clicks as` CTE) and each example: its SQL and the table that follows it."""
-    blocks = re.findall(r"```sql\n(.*?)```\n(.*?)(?=```|\Z)", DOC.read_text(), flags=re.S)
-    inputs = [sql for sql, _ in blocks if sql.startswith("with clicks as")]
-    examples = []
-    for sql, after in blocks:
-        if "window_tvf." not in sql:
-            continue
-        lines = after.splitlines()
-        start = next(i for i, line in enumerate(lines) if line.startswith("|"))
-        table = list(itertools.takewhile(lambda line: line.startswith("|"), lines[start:]))
-        cells = [[cell.strip() for cell in line.strip("|").split("|")] for line in table]
-        examples.append((sql, cells[0], sorted(tuple(row) for row in cells[2:])))
-    return inputs[0], examples
-
-
-def _text(value) -> str:
-    if value is None:
-        return "NULL"
-    if hasattr(value, "isoformat"):
-        text = value.isoformat(" ")
-        return text.rstrip("0").rstrip(".") if "." in text else text
-    return str(value)
-
-
-INPUT_SQL, DOC_EXAMPLES = _doc_examples()
-
-
-def test_doc_has_every_example() -> None:
-    macros = {re.search(r"window_tvf\.(evict_\w+|count_window)", sql).group(1) for sql, _, _ in DOC_EXAMPLES}
-    assert macros == {"count_window", "evict_count", "evict_time", "evict_delta"}
-    assert len(DOC_EXAMPLES) == 7
-
-
-@pytest.mark.parametrize("sql, columns, rows", DOC_EXAMPLES, ids=[f"example-{i}" for i in range(len(DOC_EXAMPLES))])
-def test_doc_example_gives_its_table(built: DbtRun, sql: str, columns: list[str], rows: list[tuple[str, ...]]) -> None:
-    run = run_dbt(["show", "--quiet", "--limit", "-1", "--inline", f"{INPUT_SQL}\nselect * from (\n{sql}\n) as example"])
-    assert run.success, run.messages
-    table = run.result.results[0].agate_table
-    positions = [table.column_names.index(column) for column in columns]
-    assert sorted(tuple(_text(row[i]) for i in positions) for row in table.rows) == rows
