@@ -12,7 +12,7 @@ export DBT_PROFILES_DIR ?= $(CURDIR)
 export SPARK_LOCAL_IP ?= 127.0.0.1
 export DBT_SEND_ANONYMOUS_USAGE_STATS ?= False
 
-.PHONY: setup pipeline airflow airflow-stop airflow-status airflow-sql airflow-reset test-airflow bench-airflow bench-airflow-tasks test test-compat test-formats bench bench-formats bench-distinct bench-time-zones bench-paths bench-tumble bench-pipeline bench-volume bench-nexmark bench-microbatch bench-gap-fill lock clean
+.PHONY: setup docs-reference pipeline airflow airflow-stop airflow-status airflow-sql airflow-reset test-airflow bench-airflow bench-airflow-tasks test test-compat test-formats bench bench-formats bench-distinct bench-time-zones bench-paths bench-tumble bench-pipeline bench-volume bench-nexmark bench-microbatch bench-gap-fill lock clean
 
 $(BIN)/.synced: requirements.lock
 	@scripts/check_prerequisites.sh
@@ -239,6 +239,12 @@ BENCH_TASKS_INTERVALS ?= 4
 bench-airflow-tasks: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/python bench/airflow_dbt_tasks.py --intervals $(BENCH_TASKS_INTERVALS)
+
+# The macro reference, docs/reference/ (scripts/generate_reference.py): one page per macro family, written from its
+# macros/<family>/_*.yml and the macros' signatures. Run it after changing a yml or a macro's arguments; `make test`
+# fails while a committed page differs from what it writes (tests/python/test_reference.py).
+docs-reference: setup
+	$(BIN)/python scripts/generate_reference.py
 
 # Recompile the lock files after editing requirements.in or requirements-spark*.in.
 lock: setup
