@@ -12,7 +12,7 @@ export DBT_PROFILES_DIR ?= $(CURDIR)
 export SPARK_LOCAL_IP ?= 127.0.0.1
 export DBT_SEND_ANONYMOUS_USAGE_STATS ?= False
 
-.PHONY: setup docs-reference pipeline airflow airflow-stop airflow-status airflow-sql airflow-reset test-airflow bench-airflow bench-airflow-tasks test test-compat test-formats bench bench-formats bench-distinct bench-time-zones bench-paths bench-tumble bench-pipeline bench-volume bench-nexmark bench-microbatch bench-gap-fill lock clean
+.PHONY: setup docs docs-reference pipeline airflow airflow-stop airflow-status airflow-sql airflow-reset test-airflow bench-airflow bench-airflow-tasks test test-compat test-formats bench bench-formats bench-distinct bench-time-zones bench-paths bench-tumble bench-pipeline bench-volume bench-nexmark bench-microbatch bench-gap-fill lock clean
 
 $(BIN)/.synced: requirements.lock
 	@scripts/check_prerequisites.sh
@@ -22,6 +22,12 @@ $(BIN)/.synced: requirements.lock
 	touch $@
 
 setup: $(BIN)/.synced
+
+# The docs site (mkdocs-material, mkdocs.yml): docs/ built into .spark/site in strict mode, so a broken link, a missing
+# anchor or a page missing from the nav fails the build (tests/python/test_docs_site.py checks the same in make test).
+# Read it: open .spark/site/index.html, or serve it with `.venv/bin/mkdocs serve`.
+docs: setup
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs build --strict --site-dir .spark/site
 
 # The other supported Spark versions, each in a venv of its own (the project's dbt pins, that pyspark, pytest):
 # .venv-spark35 (the oldest supported, also run by `make test`) and .venv-spark40.
@@ -145,15 +151,16 @@ test-formats: setup $(FORMAT_VENVS) $(FORMAT_JARS)
 
 # The window aggregation's write step on parquet, Delta Lake and Iceberg tables in one Spark 4.0 session, three key
 # shapes at 3 M events (bench/table_format_writes.py, about 8 minutes): full builds, a day rewritten by insert
-# overwrite, Delta's replaceWhere and MERGE; docs/table_formats.md, "Write speed". FORMATS_ARGS="--rows 300000 --repeats 1".
+# overwrite, Delta's replaceWhere and MERGE; docs/benchmarks/table_format_writes.md. FORMATS_ARGS="--rows 300000 --repeats 1".
 bench-formats: setup .venv-formats/.synced .spark/jars/delta-spark4.0/.fetched .spark/jars/iceberg-spark4.0/.fetched
 	@scripts/check_prerequisites.sh
 	.venv-formats/bin/python bench/table_format_writes.py $(FORMATS_ARGS)
 
-# The window aggregation benchmark (41 minutes on 2 cores, 2026-11-27: three key distributions, 3 M and 10 M rows, both
-# shuffles of the sliced path per cell, and the input as a CTE name): prints a table and writes docs/benchmarks.md; then local time and calendar
-# windows against their UTC twins (bench-time-zones, about 3 minutes, its own section of the same doc); then gap filling
-# against a date spine (bench-gap-fill, about 5 minutes, docs/gap_fill.md); then rolling
+# The window aggregation benchmark (about 41 minutes on 2 cores: three key distributions, 3 M and 10 M rows, both
+# shuffles of the sliced path per cell, and the input as a CTE name): prints a table and writes
+# docs/benchmarks/window_aggregation.md; then local time and calendar windows against their UTC twins (bench-time-zones,
+# about 3 minutes, docs/benchmarks/time_zones.md); then gap filling against a date spine (bench-gap-fill, about 5
+# minutes, docs/gap_fill.md); then rolling
 # distinct counts (bench-distinct at 10 M rows: about 75 minutes quiet, measured query by query; Spark's own 30-day
 # window() + count(distinct) alone takes 12-13 minutes per key shape).
 bench: setup
@@ -165,7 +172,7 @@ bench: setup
 
 # Rolling distinct counts (exact and HLL) against Spark's window() + count(distinct) / approx_count_distinct:
 # HOP 30 days / 1 day and 7 days / 1 day, month to date by day, on three key shapes (bench/distinct_counts.py;
-# its own section of docs/benchmarks.md). ROWS (default 10 M), SHAPES (dense,uniform,zipf), QUERIES (names, comma-separated),
+# docs/benchmarks/distinct_counts.md, a section per command). ROWS (default 10 M), SHAPES (dense,uniform,zipf), QUERIES (names, comma-separated),
 # REPEATS, NOTE; GROWTH=10000000,20000000,40000000: the sliced paths at each size against a GROUP BY floor, no baseline.
 bench-distinct: setup
 	@scripts/check_prerequisites.sh
@@ -184,19 +191,20 @@ bench-time-zones: setup
 	$(BIN)/python bench/time_zones.py
 
 # Where a tumbling window_aggregate's time goes against Spark's window(): timings, planning and Spark's per-operator
-# metrics at 3 M rows on the three key distributions (about 3 minutes; docs/benchmarks.md, "Tumble: where the time goes").
+# metrics at 3 M rows on the three key distributions (about 3 minutes; it prints them: docs/benchmarks/tumble_profile.md).
 bench-tumble: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/python bench/tumble_profile.py
 
 # Whether strategy='auto' takes the faster path: each benchmark query as 'auto' and as 'rows' at 3 M rows on the
-# three key distributions (about 10 minutes; its own section of docs/benchmarks.md).
+# three key distributions (about 10 minutes; docs/benchmarks/paths.md).
 bench-paths: setup
 	@scripts/check_prerequisites.sh
 	$(BIN)/python bench/paths.py
 
 # The hourly pipeline at scale: BENCH_HOURS hours of --large events through the hourly DAG, each interval timed, the
-# rows each model read taken from Spark's plans; writes docs/pipeline_scale.md and its chart (72 hours: about 65 minutes on 2 cores).
+# rows each model read taken from Spark's plans; writes docs/benchmarks/pipeline_scale.md and its chart (72 hours: about 65
+# minutes on 2 cores).
 BENCH_HOURS ?= 72
 bench-pipeline: setup
 	@scripts/check_prerequisites.sh
@@ -205,7 +213,7 @@ bench-pipeline: setup
 # The pipeline at production volume (bench/pipeline_volume.py, about an hour on 2 cores; landing files generated once
 # into .spark/bench-volume and reused): three hourly intervals at 40,000, 400,000 and 2,000,000 events an hour, a late
 # interval of a day against the day's second, and parse_json_lines against Spark's own JSON reader on 1 M and 10 M
-# lines; writes the section "Production volume" of docs/pipeline_scale.md. Options: make bench-volume
+# lines; writes docs/benchmarks/pipeline_volume.md. Options: make bench-volume
 # VOLUME_ARGS="--parts shapes --shapes 40000".
 bench-volume: setup
 	@scripts/check_prerequisites.sh
@@ -218,7 +226,7 @@ bench-nexmark: setup
 	$(BIN)/python bench/nexmark.py $(NEXMARK_ARGS)
 
 # A dbt microbatch backfill of window models (about 10 minutes): 48 hourly batches of four models over 72 hours of
-# events, each batch timed and its reads taken from Spark's plans; writes docs/microbatch.md's cost section.
+# events, each batch timed and its reads taken from Spark's plans; writes docs/benchmarks/microbatch_backfill.md.
 # Options: make bench-microbatch MICROBATCH_ARGS="--hours 12 --batches 8".
 bench-microbatch: setup
 	@scripts/check_prerequisites.sh

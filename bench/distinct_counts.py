@@ -13,8 +13,8 @@ dense key holds most of them). Queries, each per key: HOP 30 days / 1 day, HOP 7
 1 day (month to date). Spark has no cumulating window(), so its baseline there is window_aggregate's row path
 (each row copied into its windows, as window() copies rows into hops). Each query runs into Spark's no-op sink;
 the time is the median of --repeats runs, the queries of a cell run in turn. Results go to stdout and, for a full
-run or with --note, to docs/benchmarks.md ("Rolling distinct counts"); --error writes docs/distinct_counts.md's
-error table.
+run or with --note, to docs/benchmarks/distinct_counts.md, a section per command (rows, shapes, queries); --error
+writes the same page's error table.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ import statistics
 import time
 from dataclasses import dataclass
 
-from harness import (BENCH_SCHEMA, REPO, BenchSpark, cell, compile_inline, ratio, relation, timed_rounds,
-                     write_section)
+from harness import (BENCH_SCHEMA, BENCHMARKS, REPO, BenchSpark, cell, compile_inline, ratio, relation, run_stamp,
+                     timed_rounds, write_section)
 from window_aggregation import SHAPES
 
 BENCH_DIR = REPO / ".spark" / "bench_distinct"
@@ -36,8 +36,7 @@ SPARK.configure_environment()
 TIMEOUT_S = 900
 DAYS = 30
 START = "2024-01-01 00:00:00"
-DOC = REPO / "docs" / "benchmarks.md"
-ERROR_DOC = REPO / "docs" / "distinct_counts.md"
+DOC = BENCHMARKS / "distinct_counts.md"
 
 
 @dataclass(frozen=True)
@@ -194,9 +193,10 @@ def main() -> None:
     print(f"Spark {spark.version}, local[2], {arguments.rows:,} rows; {before}; Spark's log: {SPARK.log_file}", flush=True)
     if arguments.error:
         lines = run_error(spark, arguments.rows, [4, 8, 10, 12, 14, 16])
-        body = (f"`.venv/bin/python bench/distinct_counts.py --error --rows {arguments.rows}` (Spark {spark.version}, "
-                f"{platform.machine()}; {before} at the start, {load()} at the end):\n\n" + "\n".join(lines))
-        write_section(ERROR_DOC, "Measured error", "<!-- distinct-error:begin -->", "<!-- distinct-error:end -->", body)
+        body = (f"`.venv/bin/python bench/distinct_counts.py --error --rows {arguments.rows}` ({run_stamp()}; Spark "
+                f"{spark.version}, {platform.machine()}; {before} at the start, {load()} at the end):\n\n"
+                + "\n".join(lines))
+        write_section(DOC, "Measured error", "<!-- distinct-error:begin -->", "<!-- distinct-error:end -->", body)
         return
     shapes = [s for s in SHAPES if s.name in arguments.shapes.split(",")]
     queries = [q for q in QUERIES if not arguments.queries or q.name in arguments.queries.split(",")]
@@ -211,14 +211,14 @@ def main() -> None:
         named = f" ({arguments.queries})" if arguments.queries else ""
         write_section(DOC, f"Rolling distinct counts: growth with rows{named}",
                       f"<!-- distinct-growth{key}:begin -->", f"<!-- distinct-growth{key}:end -->",
-                      f"{command}: Spark {spark.version}, local[2], one run per query; {before} at the start, {load()} "
-                      f"at the end; {(time.monotonic() - began) / 60:.0f} minutes. {arguments.note}\n\n"
+                      f"{command}: {run_stamp()}; Spark {spark.version}, local[2], one run per query; {before} at the "
+                      f"start, {load()} at the end; {(time.monotonic() - began) / 60:.0f} minutes. {arguments.note}\n\n"
                       + "\n".join(lines))
         return
     lines = run_speed(spark, arguments.rows, shapes, queries, arguments.repeats)
     minutes = (time.monotonic() - began) / 60
-    summary = (f"{arguments.rows:,} rows, Spark {spark.version}, local[2], {arguments.repeats} run(s) per query; "
-               f"{before} at the start, {load()} at the end; {minutes:.0f} minutes. {arguments.note}")
+    summary = (f"{run_stamp()}; {arguments.rows:,} rows, Spark {spark.version}, local[2], {arguments.repeats} run(s) "
+               f"per query; {before} at the start, {load()} at the end; {minutes:.0f} minutes. {arguments.note}")
     print(summary)
     key = marker_key(f"{arguments.rows}-{arguments.shapes}-{arguments.queries}")
     write_section(DOC, f"Rolling distinct counts ({arguments.rows:,} rows: {arguments.shapes})",

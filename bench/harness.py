@@ -5,14 +5,17 @@ from __future__ import annotations
 
 import os
 import statistics
+import subprocess
 import threading
 import time
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any, Callable
 
 REPO = Path(__file__).resolve().parents[1]
 CORES = 2  # local[2]: the per-core figures divide by this
+BENCHMARKS = REPO / "docs" / "benchmarks"  # one page per benchmark; its script writes its results between markers
 
 
 @dataclass(frozen=True)
@@ -220,6 +223,17 @@ def write_section(doc: Path, heading: str, begin: str, end: str, body: str) -> N
     else:
         text += f"\n## {heading}\n\n{section}\n"
     doc.write_text(text)
+
+
+def run_stamp() -> str:
+    """When and on which commit a run ended: the line that dates a results table."""
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True, cwd=REPO).stdout
+    return f"{datetime.now(timezone.utc):%Y-%m-%d %H:%M} UTC, commit {commit.strip() or 'unknown'}"
+
+
+def load_average() -> str:
+    """The machine's load now: above the core count, other work shared it."""
+    return "load average " + ", ".join(f"{value:.1f}" for value in os.getloadavg())
 
 
 def process_stat(pid: int | str) -> list[str]:

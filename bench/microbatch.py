@@ -2,7 +2,8 @@
 Generates `--hours` hours of events (`--events-per-hour`, partitioned by event hour), builds four window models as
 dbt microbatch models (window_tvf.window_aggregate: HOP 1 h / 15 min, SESSION 10 min, CUMULATE 1 h / 1 day, New
 York's local day) over the last `--batches` hourly batches in one `dbt run`, times every batch, reads from Spark's
-executed plans how many input partitions and rows each batch read, and writes docs/microbatch.md's section.
+executed plans how many input partitions and rows each batch read, and writes docs/benchmarks/microbatch_backfill.md's
+results.
 
     make bench-microbatch                                   # 72 hours, 48 batches per model (about 10 minutes)
     make bench-microbatch MICROBATCH_ARGS="--hours 12 --batches 8"   # a short check of the command
@@ -24,7 +25,7 @@ import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-from harness import REPO, BenchSpark, dbt
+from harness import BENCHMARKS, REPO, BenchSpark, dbt
 
 WORK = REPO / ".spark" / "bench-microbatch"
 SCHEMA = "microbatch_bench"
@@ -122,7 +123,8 @@ def main() -> int:
     parser.add_argument("--hours", type=int, default=72, help="hours of events (default 72)")
     parser.add_argument("--batches", type=int, default=48, help="hourly batches built, the last ones (default 48)")
     parser.add_argument("--events-per-hour", type=int, default=50_000)
-    parser.add_argument("--no-write", action="store_true", help="print, do not write docs/microbatch.md")
+    parser.add_argument("--no-write", action="store_true",
+                        help="print, do not write docs/benchmarks/microbatch_backfill.md")
     args = parser.parse_args()
     shutil.rmtree(WORK, ignore_errors=True)
     WORK.mkdir(parents=True)
@@ -198,7 +200,7 @@ def _report(args, batches: dict[str, list[float]], reads: dict[str, list[tuple[i
 
 
 def _write(report: list[str]) -> None:
-    doc = REPO / "docs" / "microbatch.md"
+    doc = BENCHMARKS / "microbatch_backfill.md"
     text = doc.read_text()
     begin, end = "<!-- bench-microbatch -->", "<!-- /bench-microbatch -->"
     head, rest = text.split(begin, 1)

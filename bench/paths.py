@@ -2,7 +2,7 @@
 distribution of bench/window_aggregation.py at 3 M rows, as strategy='auto' and as strategy='rows' (each row copied
 into every window it belongs to, then one GROUP BY), in turn, in one SparkSession.
 
-    make bench-paths        # about 10 minutes; writes its section of docs/benchmarks.md
+    make bench-paths        # about 10 minutes; writes its section of docs/benchmarks/paths.md
 
 Uses the data sets of bench/window_aggregation.py (made on first use). BENCH_REPEATS sets the runs per cell (the
 median is kept; default 1: the rows path is the slow one and it is only compared, not targeted).
@@ -15,7 +15,8 @@ import sys
 import time
 
 from harness import (
-    REPO, cell, compile_inline, event_table, ratio, relation, timed, timed_together, write_section,
+    BENCHMARKS, REPO, cell, compile_inline, event_table, load_average, ratio, relation, run_stamp, timed,
+    timed_together, write_section,
 )
 from window_aggregation import AGGREGATES, BENCH_DIR, DAYS, QUERIES, SHAPES, SPARK, START, TABLE, TIMEOUT_S
 
@@ -59,12 +60,12 @@ def main() -> int:
 
 def write_doc(table: str, minutes: float) -> None:
     runs = f"median of {REPEATS} runs" if REPEATS > 1 else "one run"
-    body = (f"{ROWS:,} rows of each key distribution above; window_aggregate with strategy 'auto' (the sliced path "
+    body = (f"Measured {run_stamp()} ({load_average()} at the end). {ROWS:,} rows of each key distribution; "
+            f"window_aggregate with strategy 'auto' (the sliced path "
             f"for every query here) and with strategy 'rows' (each row copied into its windows, then GROUP BY), in "
             f"turn; {runs} per cell; {os.cpu_count()} cores; {minutes:.0f} minutes; made by `make bench-paths`."
             f"\n\n{table}")
-    write_section(REPO / "docs" / "benchmarks.md", "Which path strategy 'auto' takes (bench/paths.py)", BEGIN, END,
-                  body)
+    write_section(BENCHMARKS / "paths.md", "Results", BEGIN, END, body)
 
 
 if __name__ == "__main__":

@@ -1,7 +1,7 @@
 """Does an hourly run stay as fast after days of history as in the first hours? Generates `--hours` hours of the
 `--large` order events (about 50,000 an hour), runs the hourly DAG over them one interval after another in one
 process (`dag.test()`, as `make pipeline` does), times every interval and each of its tasks, reads from Spark's
-executed plans how many rows each model read, and writes docs/pipeline_scale.md with a chart.
+executed plans how many rows each model read, and writes docs/benchmarks/pipeline_scale.md with a chart.
 
     make bench-pipeline                        # 72 hours (about 65 minutes on 2 quiet cores)
     make bench-pipeline BENCH_HOURS=8          # a short check of the command (ratio over 3 intervals a side)
@@ -24,7 +24,8 @@ import time
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parents[1]
+from harness import BENCHMARKS, REPO
+
 WORK = REPO / ".spark" / "bench-pipeline"
 SCHEMA = "orders_bench"
 
@@ -70,7 +71,7 @@ def _rows_read(queries: list) -> dict[str, dict[str, int]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--hours", type=int, default=72, help="hourly intervals to generate and run (at least 3)")
-    parser.add_argument("--doc", type=Path, default=REPO / "docs" / "pipeline_scale.md")
+    parser.add_argument("--doc", type=Path, default=BENCHMARKS / "pipeline_scale.md")
     args = parser.parse_args()
     if args.hours < 3:
         parser.error("--hours must be at least 3: interval 0 is left out, the ratio compares first and last intervals")

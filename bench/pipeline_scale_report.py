@@ -1,5 +1,5 @@
-"""Writes docs/pipeline_scale.md and its chart from a `pipeline_scale.py` run. The measured part lies between two
-markers; what is written by hand around them (the reading of the numbers) stays as it is."""
+"""Writes docs/benchmarks/pipeline_scale.md and its chart from a `pipeline_scale.py` run. The measured part lies between
+two markers; what is written by hand around them (the reading of the numbers) stays as it is."""
 
 from __future__ import annotations
 
@@ -86,6 +86,6 @@ def write_report(data: dict[str, Any], doc: Path) -> None:
     chart = doc.with_suffix(".png")
     _chart(data, chart)
     measured = _measured(data, chart)
-    text = doc.read_text() if doc.exists() else f"# The hourly pipeline at scale\n\n{BEGIN}\n{END}\n"
+    text = doc.read_text() if doc.exists() else f"# The hourly pipeline over days\n\n{BEGIN}\n{END}\n"
     head, rest = text.split(BEGIN, 1)
     doc.write_text(head + measured + rest.split(END, 1)[1])

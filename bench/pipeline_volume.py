@@ -18,7 +18,7 @@ Parts (each in a process of its own, so every part starts a fresh JVM and measur
   alone; the time planning the macro's query takes; which path the lines took; the cores' use while parsing one big file.
 
 Landing files are generated once per shape into .spark/bench-volume/landing-<events an hour>-<hours>h and reused.
-Results: docs/pipeline_scale.md, section "Production volume" (and docs/pipeline_volume.json); the full logs in
+Results: docs/benchmarks/pipeline_volume.md (and docs/benchmarks/pipeline_volume.json); the full logs in
 .spark/bench-volume/<part>.log.
 """
 
@@ -36,10 +36,11 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-REPO = Path(__file__).resolve().parents[1]
+from harness import BENCHMARKS, REPO
+
 WORK = REPO / ".spark" / "bench-volume"
-DOC = REPO / "docs" / "pipeline_scale.md"
-RESULTS = REPO / "docs" / "pipeline_volume.json"
+DOC = BENCHMARKS / "pipeline_volume.md"
+RESULTS = BENCHMARKS / "pipeline_volume.json"
 BEGIN, END = "<!-- measured by make bench-volume: begin -->", "<!-- measured by make bench-volume: end -->"
 SCHEMA = "volume_bench"
 START = datetime(2026, 11, 1, tzinfo=timezone.utc)  # midnight UTC: intervals line up with the UTC days
@@ -400,7 +401,7 @@ def main() -> int:
     from harness import write_section
 
     body = report(data)
-    write_section(DOC, "Production volume", BEGIN, END, body)
+    write_section(DOC, "Results", BEGIN, END, body)
     console.print(body)
     console.print(f"Wrote {DOC} (section 'Production volume') and {RESULTS}")
     return 0

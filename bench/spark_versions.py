@@ -4,7 +4,7 @@ Each query (window TVFs, a rows-path aggregation, Top-N, sampling) is compiled b
 and, with --baseline REV, from the project at git revision REV too (the forms before a change); both run in turn
 in one SparkSession on the three key distributions, into Spark's no-op sink. Prints seconds, the ratio to the
 baseline, and whether Spark's optimized plans are the same (expression ids aside); writes its table to
-docs/spark_versions.md, one section per Spark version.
+docs/benchmarks/spark_versions.md, one section per Spark version.
 
     .venv/bin/python bench/spark_versions.py --baseline 17406f2     # Spark 4.3, against the `* except` forms
     .venv-spark35/bin/python bench/spark_versions.py                 # Spark 3.5 (its baseline cannot parse there)
@@ -29,12 +29,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from harness import REPO, BenchSpark, cell, event_table, ratio, relation, timed_together, write_section  # noqa: E402
+from harness import (BENCHMARKS, REPO, BenchSpark, cell, event_table, load_average, ratio, relation,  # noqa: E402
+                     run_stamp, timed_together, write_section)
 from window_aggregation import DAYS, SHAPES, START  # noqa: E402
 
 BENCH_DIR = REPO / ".spark" / "bench"
 TIMEOUT_S = 600
-DOC = REPO / "docs" / "spark_versions.md"
+DOC = BENCHMARKS / "spark_versions.md"
 
 
 @dataclass(frozen=True)
@@ -153,7 +154,8 @@ def main() -> int:
             print(lines[-1], f"[{(time.monotonic() - began) / 60:.1f} min]", flush=True)
     spark.conf.set("spark.sql.session.timeZone", "UTC")
     minutes = (time.monotonic() - began) / 60
-    body = (f"Spark {spark.version} (pyspark {_pyspark_version()}), {platform.node()}: {os.cpu_count()} cores, "
+    body = (f"Measured {run_stamp()} ({load_average()} at the end). Spark {spark.version} (pyspark "
+            f"{_pyspark_version()}), {platform.node()}: {os.cpu_count()} cores, "
             f"local[2]; {arguments.rows:,} events per data set, median of {arguments.repeats} runs per cell; "
             f"baseline: {arguments.baseline or 'none'}; {minutes:.0f} minutes.\n\n" + "\n".join(lines))
     write_section(DOC, f"Timings on Spark {spark.version}", f"<!-- spark_versions {spark.version} begin -->",

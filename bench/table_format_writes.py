@@ -19,7 +19,7 @@ alone pays for a cold start):
   `merge into` by the window keys (dbt-spark's merge, with the day's partition in the join condition).
 
 Every table ends with the same rows (checked: a difference fails the run). Output: a table on stdout and in
-docs/table_formats.md ("Write speed"); Spark's log in .spark/bench-formats/spark.log.
+docs/benchmarks/table_format_writes.md; Spark's log in .spark/bench-formats/spark.log.
 """
 
 from __future__ import annotations
@@ -31,7 +31,8 @@ import shutil
 import sys
 import time
 
-from harness import REPO, BenchSpark, cell, compile_inline, event_table, ratio, relation, timed_rounds, write_section
+from harness import (BENCHMARKS, REPO, BenchSpark, cell, compile_inline, event_table, ratio, relation, timed_rounds,
+                     write_section)
 from window_aggregation import SHAPES, Shape  # the same data as the window aggregation benchmark
 
 BENCH_DIR = REPO / ".spark" / "bench-formats"
@@ -215,7 +216,7 @@ Iceberg 1.10.1 in one session; {args.rows:,} events per key shape over {DAYS} da
 events aggregated again): `insert overwrite` with dynamic partition overwrite (insert_overwrite and microbatch),
 Delta's `replaceWhere`, and `merge into` on the window keys with the day's partition in its condition. Every table
 held the query's rows exactly at the end of the run."""
-    write_section(REPO / "docs" / "table_formats.md", "Write speed", "<!-- bench-formats: begin -->",
+    write_section(BENCHMARKS / "table_format_writes.md", "Results", "<!-- bench-formats: begin -->",
                   "<!-- bench-formats: end -->", body)
 
 

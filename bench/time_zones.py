@@ -4,7 +4,8 @@ Part of `make bench` (after bench/window_aggregation.py). Every query runs as wi
 same table twice: once with time_zone 'UTC', once with time_zone 'America/New_York' (the data crosses the March
 2024 DST change and two month ends), all in one SparkSession, timed as the median of REPEATS runs into the no-op
 sink. The zoned run adds one offset lookup per row (arithmetic on longs over a transition table) and per-window
-conversions; the target is at most 1.3x its UTC twin. Writes its table into docs/benchmarks.md between markers.
+conversions; the target is at most 1.3x its UTC twin. Writes its table into docs/benchmarks/time_zones.md between
+markers.
 """
 
 from __future__ import annotations
@@ -13,7 +14,8 @@ import os
 import sys
 
 from harness import (
-    REPO, BenchSpark, cell, compile_inline, event_table, ratio, relation, timed, timed_together, write_section,
+    BENCHMARKS, REPO, BenchSpark, cell, compile_inline, event_table, load_average, ratio, relation, run_stamp, timed,
+    timed_together, write_section,
 )
 
 BENCH_DIR = REPO / ".spark" / "bench"
@@ -75,12 +77,12 @@ def main() -> int:
 
 
 def write_doc(table: str) -> None:
-    body = (f"{ROWS:,} events over {DAYS} days from 2024-02-15 (the March 10 DST change in New York, two month ends), "
+    body = (f"Measured {run_stamp()} ({load_average()} at the end). {ROWS:,} events over {DAYS} days from 2024-02-15 "
+            f"(the March 10 DST change in New York, two month ends), "
             f"{KEYS} keys, as a parquet table; window_tvf.window_aggregate with count, sum, min, max per key and "
-            f"window; median of {REPEATS} runs; {os.cpu_count()} cores; made by `make bench-time-zones` (also the "
-            f"last step of `make bench`).\n\n{table}\n\n{READING}")
-    write_section(REPO / "docs" / "benchmarks.md", "Local time and calendar windows (bench/time_zones.py)", BEGIN, END,
-                  body)
+            f"window; median of {REPEATS} runs; {os.cpu_count()} cores; made by `make bench-time-zones` (also a "
+            f"step of `make bench`).\n\n{table}\n\n{READING}")
+    write_section(BENCHMARKS / "time_zones.md", "Results", BEGIN, END, body)
 
 
 if __name__ == "__main__":

@@ -8,7 +8,7 @@ plain GROUP BY of the key and the slice number), and the macro's own GROUP BY al
 making the window columns). Then, from the last run of each, Spark's own measurements per operator (the SQL metrics
 of the executed plan: each whole-stage-generated stage's duration, the aggregation's build time, the shuffle's
 write time and bytes) and the time Spark took to plan the query (analysis and optimization, from the query's
-tracker). The table goes to stdout; docs/benchmarks.md ("Tumble: where the time goes") reads it.
+tracker). The table goes to stdout; docs/benchmarks/tumble_profile.md reads it.
 """
 
 from __future__ import annotations

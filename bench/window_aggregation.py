@@ -14,8 +14,8 @@ writes to Spark's no-op sink, and is timed as the median of the size's runs; a c
 plans, floor, native, then again), so that none alone pays for a cold start. 'auto' compiles to the SQL of one of the
 two plans, so its time is that plan's. The targets are issues 14's and 28's; each ratio divides by a baseline
 measured in the same run on the same data, and the earlier runs' ratios stand beside them (EARLIER). Spark's log
-goes to .spark/bench/spark.log; the table goes to stdout and to docs/benchmarks.md (a run of some cells only writes
-nothing unless BENCH_NOTE says under what conditions it ran).
+goes to .spark/bench/spark.log; the table goes to stdout and to docs/benchmarks/window_aggregation.md (a run of other
+sizes or of some cells only writes nothing unless BENCH_NOTE says under what conditions it ran).
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ import sys
 import time
 from dataclasses import dataclass, field
 
-from harness import REPO, BenchSpark, cell, compile_inline, event_table, ratio, relation, timed, timed_together
+from harness import (BENCHMARKS, REPO, BenchSpark, cell, compile_inline, event_table, ratio, relation, load_average,
+                     run_stamp, timed, timed_together, write_section)
 
 BENCH_DIR = REPO / ".spark" / "bench"
 SPARK = BenchSpark(BENCH_DIR / "spark", log_file=BENCH_DIR / "spark.log")
@@ -141,6 +142,9 @@ GROWTH_QUERIES = ["hop 1 h / 5 min", "cumulate 1 day / 1 h"]
 # Every data set is registered in turn as this one table (same columns and types): the plans named by `keys` compile
 # once per query, 'auto' once per data set (it reads the data's rows per key and slice when it compiles).
 TABLE = "window_tvf_bench.events"
+DOC = BENCHMARKS / "window_aggregation.md"
+BEGIN = "<!-- measured by make bench (bench/window_aggregation.py): begin -->"
+END = "<!-- measured by make bench (bench/window_aggregation.py): end -->"
 _COMPILED: dict[tuple[str, str | None], str] = {}
 
 
@@ -304,7 +308,10 @@ def main() -> int:
     minutes = (time.monotonic() - began) / 60
     table = "\n".join(lines)
     print(f"\n{table}\n\n{growth}\n\nTotal: {minutes:.1f} minutes", flush=True)
-    write_doc(table, growth, minutes)
+    if (ONLY_SHAPES or ONLY_QUERIES or "BENCH_SIZES" in os.environ) and not NOTE:
+        print(f"Not the full run, and no BENCH_NOTE: {DOC.relative_to(REPO)} left as it was.", flush=True)
+    else:
+        write_doc(table, growth, minutes)
     return 0
 
 
@@ -326,47 +333,26 @@ def growth_lines(spark, measured: dict, began: float) -> str:
 
 
 def write_doc(table: str, growth: str, minutes: float) -> None:
-    """Replaces the measured part (the doc's title and its text up to the first second-level heading); keeps every
-    section from that heading on (the hand-written readings, each naming its run's date, and the other benches')."""
-    doc = REPO / "docs" / "benchmarks.md"
-    previous = doc.read_text() if doc.exists() else ""
-    reading = previous[previous.index("\n## ") + 1:] if "\n## " in previous else ""
+    """Replaces the results between DOC's markers; the page's reading of them, around the markers, stays."""
     sizes = ", ".join(f"{rows:,} rows ({'median of ' + str(runs) + ' runs' if runs > 1 else 'one run'} per cell"
                       f"{'; hop and cumulate only' if rows >= LARGE_ROWS else ''})" for rows, runs in SIZES)
     subset = (f" Cells: {', '.join(ONLY_SHAPES) or 'every shape'}; {', '.join(ONLY_QUERIES) or 'every query'}."
               if ONLY_SHAPES or ONLY_QUERIES else "")
     note = f"\n\n**Conditions of this run: {NOTE}.**" if NOTE else ""
-    doc.write_text(f"""# Window aggregation benchmark
-
-Made by `make bench` (`bench/window_aggregation.py`, {minutes:.0f} minutes; then `bench/time_zones.py`, below) on
-{platform.node() or 'the reference machine'}: {os.cpu_count()} cores, Python {platform.python_version()}, Spark
-local[2], 12 GiB driver, every query written to Spark's no-op sink, every number measured in one run. Data: events
-over {DAYS} days from {START[:10]}, seeded, as parquet tables; {sizes}; three key distributions: 1,000 uniform keys,
-10 keys (dense), and Zipf's law with s = {ZIPF_S} over {ZIPF_KEYS:,} keys (skewed: the hottest key holds about 10%
-of the rows). Aggregates count, sum, min, max per key and window.{subset}{note}
+    write_section(DOC, "Results", BEGIN, END, f"""Measured {run_stamp()} ({load_average()} at the end) by `make bench` \
+(`bench/window_aggregation.py`, {minutes:.0f} minutes) on {platform.node() or 'the reference machine'}: \
+{os.cpu_count()} cores, Python {platform.python_version()}, Spark local[2], 12 GiB driver, every query written to \
+Spark's no-op sink, every number measured in one run. Data: events over {DAYS} days from {START[:10]}, seeded, as \
+parquet tables; {sizes}; three key distributions: 1,000 uniform keys, 10 keys (dense), and Zipf's law with \
+s = {ZIPF_S} over {ZIPF_KEYS:,} keys (skewed: the hottest key holds about 10% of the rows). Aggregates count, sum, \
+min, max per key and window.{subset}{note}
 
 {table}
 
-For hop, cumulate and session, window_aggregate runs with both shuffles of its sliced path: keys='few' (Spark
-aggregates the rows partially before it shuffles them; a hop's slices are then copied into their windows) and
-keys='many' (the rows shuffled once, by key, for the slice GROUP BY and the merge over each key's ordered slices);
-"auto takes" is the plan strategy 'auto' compiles to from its estimate of the rows per partial row (threshold 32;
-macros/window_operations/slicing/shuffle.sql), read when the query compiles, in the time given (not in the query's
-time); "auto" in the ratios is that plan's time. Tumble has one plan (one GROUP BY). "x floor" divides by a plain
-`GROUP BY key, floor(ts / slice)` over the same data (the slice: the window's size for tumble, the gcd of size and
-slide for hop, the step for cumulate, the gap for session); "x native" by Spark's `window()` / `session_window()`
-for the same query (below 1.00x is faster). "CTE name" is the same call with the input given as a CTE of the
-statement (`with {CTE_NAME} as (select * from <table>) ...`, compiled as a model's SQL is): the plan it takes (its
-estimate read on the table the CTE selects from), its time, and its ratios to the faster plan and to the relation's
-'auto'. "Earlier runs" are the same cells' ratios in the last `make bench` before issue 28 (2026-11-23) and in
-issue 28's own measurement before the rows were shuffled once by key. The targets are issues 14's, 28's and 40's.
-
-Growth from {SIZES[-1][0]:,} to {GROWTH_FACTOR * SIZES[-1][0]:,} rows (1,000 uniform keys, one run each; linear is
+Growth from {SIZES[-1][0]:,} to {GROWTH_FACTOR * SIZES[-1][0]:,} rows (1,000 uniform keys, one run each; linear is \
 {GROWTH_FACTOR}x):
 
-{growth}
-
-{reading}""")
+{growth}""")
 
 
 if __name__ == "__main__":
