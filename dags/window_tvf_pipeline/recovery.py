@@ -1,5 +1,4 @@
-"""Making a retry converge after a task was killed in the middle of an insert_overwrite (docs/pipeline_scale.md,
-"Crash safety").
+"""Making a retry converge after a task was killed in the middle of an insert_overwrite (docs/pipeline_crash_safety.md).
 
 What Spark 4.3 leaves when the process dies during a dynamic-partition `insert overwrite` of a parquet table
 (HadoopMapReduceCommitProtocol): the new partitions are written under `<table>/.spark-staging-<job>/`, task outputs

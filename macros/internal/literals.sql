@@ -17,7 +17,7 @@
 {#
     Values written into a column (fillna, replace). A value fits a column when the column holds it exactly; Spark
     is not asked, because dbt-spark runs with spark.sql.ansi.enabled=false, where a cast that does not fit wraps
-    around or gives NULL without an error. The rule (README, "Which values fit which column"):
+    around or gives NULL without an error. The rule (docs/table_api.md, "Which values fit which column"):
     - NULL fits every column.
     - A number is the decimal it was written as: a whole number (an int) exactly; a fraction, which Jinja reads as
       a double, as its shortest form (0.1 is 0.1), to its last digit. tinyint, smallint, int and bigint hold the

@@ -4,7 +4,7 @@
     was written; only the lines that fail the proof take the exact path (parse_json_lines.sql, json_field_rules.sql),
     which finds their reasons. The proof only ever sends a valid line to the exact path too, never an invalid one
     through: a line passes when every test below holds, and each test's reasoning says why the exact path would then
-    find no problem and the same values. docs/pipeline_scale.md measures it against Spark's own JSON reader.
+    find no problem and the same values. docs/benchmarks/pipeline_volume.md measures it against Spark's own JSON reader.
 
     A line passes the shape test when it starts with '{' and ends with '}' with no other brace in it, no JSON
     whitespace right after a '"', no byte that is not UTF-8, and at most max_line_bytes:

@@ -11,8 +11,8 @@
     other line takes the exact path: the JSON is parsed by Spark (from_json, json_object_keys: Jackson, strict: no
     single quotes, no NaN); Spark returns a number's text through a double, so the text of each top-level value is
     taken from the line itself (a scan of its tokens, parse_json_lines__scan) and a value fits its column by the
-    rules of fillna and replace (literals.sql, _typed_literal): the column holds it exactly. README, "Parsing JSON
-    lines: a reason for every rejected line"; docs/pipeline_scale.md, "The landing parser".
+    rules of fillna and replace (literals.sql, _typed_literal): the column holds it exactly. docs/landing_parser.md;
+    its cost: docs/benchmarks/pipeline_volume.md.
 #}
 {% macro parse_json_lines(relation, fields, line_column='line', max_line_bytes=1048576, reason_column='reason') %}
     {{ return(adapter.dispatch('parse_json_lines', 'window_tvf')(relation, fields, line_column, max_line_bytes, reason_column)) }}

@@ -1,5 +1,5 @@
 -- Every line of the landing files that arrived in the data interval, one row per line (and one per empty file),
--- parsed by window_tvf.parse_json_lines against the definition of a valid order event (README, "Dirty feeds"):
+-- parsed by window_tvf.parse_json_lines against the definition of a valid order event (docs/dirty_feeds.md):
 --   event_id, user_id, item_id  JSON strings of 1 to 128 visible characters (no spaces or control characters);
 --                                a NULL event_id is `null_key`;
 --   quantity                     a JSON number that is a whole number from 1 to 2147483647 (2.0 and 1e3 are whole;

@@ -1,5 +1,5 @@
-"""The rules of window_tvf.parse_json_lines in plain Python, written from their definition (README, "Parsing JSON
-lines"), not from the macro: Python's json module (exact numbers as Decimal), unicodedata and datetime decide. The
+"""The rules of window_tvf.parse_json_lines in plain Python, written from their definition (docs/landing_parser.md,
+macros/parsing/_parsing.yml), not from the macro: Python's json module (exact numbers as Decimal), unicodedata and datetime decide. The
 tests compare the macro, and the order pipeline's quarantine, with what this says.
 
 A field is declared as in the macro: {'type': ..., 'required', 'nullable', 'key', 'min', 'max', 'numbers_as_text',

@@ -1,5 +1,5 @@
 """What the order pipeline's tables must hold, recomputed in plain Python from the landing files: an oracle
-independent of Spark, dbt and the macros. A landing line is an order event by the rules of README, "Dirty feeds"
+independent of Spark, dbt and the macros. A landing line is an order event by the rules of docs/dirty_feeds.md
 (json_line_rules: Python's json and datetime decide); the others are rejected with their reason."""
 
 from __future__ import annotations

@@ -125,7 +125,7 @@ def test_plain_dbt_microbatch_cuts_windows_at_the_batch_start(microbatch_project
     assert expected.exceptAll(with_package).count() == 0
     # 160 windows end in the eight batches (32 per item); plain microbatch gets 113 of them wrong: 109 with too few
     # orders or users (their rows before the batch start were filtered away), 4 missing; and it writes 15 windows
-    # ending after the last batch from that batch's rows alone (README, "dbt microbatch models").
+    # ending after the last batch from that batch's rows alone (docs/microbatch.md, "Before and after").
     outcome = (expected.count(), expected.exceptAll(plain).count(), expected.select(*keys).exceptAll(plain.select(*keys)).count(),
                plain.count() - expected.count() + expected.select(*keys).exceptAll(plain.select(*keys)).count())
     assert outcome == (160, 113, 4, 15), outcome

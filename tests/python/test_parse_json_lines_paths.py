@@ -89,7 +89,7 @@ def test_the_generated_lines_cover_every_reason_and_both_paths(both_paths: tuple
     """The set is worth comparing: every line-level code and every field code occurs; hundreds of valid lines take
     the fast path, among them lines written in each way it reads (spaced separators, unknown keys, JSON null in a
     nullable field, escapes, numbers written as text, tabs), and valid lines it leaves to the exact path too (nested
-    values, 1e2 for an integer). How many lines of a real feed take each path: docs/pipeline_scale.md."""
+    values, 1e2 for an integer). How many lines of a real feed take each path: docs/landing_parser.md."""
     fast, _ = both_paths
     codes = Counter(code.split(":")[0] for row in fast.values() for code in _reasons(row["reason_message"]))
     line_codes = {"empty_line", "not_utf8", "line_too_long", "bom", "truncated", "not_json", "not_object"}

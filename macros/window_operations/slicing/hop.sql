@@ -25,7 +25,7 @@
     {#-
         The lead path reads (reach - 1) next slices per partial column and merges them once per window: its SQL and
         its work grow with reach x columns. Up to 160 lead values (1 day / 1 hour with 4 aggregates: 115) it is the
-        faster path for rows shuffled by key on every key distribution measured (docs/benchmarks.md); beyond, block
+        faster path for rows shuffled by key on every key distribution measured (docs/benchmarks/window_aggregation.md); beyond, block
         merges, and for decimal sums that its + would round (types.sql, _flat_sums_exact). The hidden type
         templates of types.sql are pruned by Spark and do not count. Slice copies grow with reach x slices, which
         partial aggregation keeps few.

@@ -29,7 +29,7 @@
             rows (a bidder's burst of bids within 10 seconds is one bucket). The rows are shuffled once, by the
             partition keys, for both the bucket GROUP BY and the numbering: with sparse keys (about one row per
             bucket) partial aggregation before a shuffle of its own saves nothing and the second shuffle costs more
-            (docs/benchmarks.md); with dense buckets (Nexmark q11) it would be faster.
+            (docs/benchmarks/window_aggregation.md); with dense buckets (Nexmark q11) it would be faster.
         -#}
         {%- set span = {'partials': [('window_tvf__time', 'min(window_tvf__position)', 'min'),
             ('window_tvf__row_end', 'max(window_tvf__position) + ' ~ gap, 'max')]} -%}

@@ -26,7 +26,7 @@
 
 {#-
     The smallest estimated reduction of partial aggregation (input rows per partial row, within one input
-    partition) for which 'partials' is chosen. Measured at 3 M rows (docs/benchmarks.md, "Which shuffle"): at 7
+    partition) for which 'partials' is chosen. Measured at 3 M rows (docs/benchmarks/window_aggregation.md): at 7
     the rows' one shuffle was faster for hop, cumulate and session; at 17 it was as fast or faster; at 21 partials
     were faster for hop and slower for cumulate; at 69 and 208 faster for both.
 -#}
